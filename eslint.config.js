@@ -1,0 +1,55 @@
+// @ts-check
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import nx from "@nx/eslint-plugin";
+import regexp from "eslint-plugin-regexp";
+import globals from "globals";
+
+/** Packages the pure core must never reach: I/O, frameworks, DI. */
+const NOT_IN_CORE = [
+  "typeorm", "pg", "pg-boss", "@electric-sql/pglite", "hono", "@hono/*",
+  "grammy", "discord.js", "@slack/bolt", "whatsapp-api-js",
+  "inversify", "reflect-metadata",
+];
+const NODE_IO = ["fs", "net", "dns", "child_process", "http", "https", "fs/promises", "dns/promises"];
+
+export default tseslint.config(
+  { ignores: ["**/node_modules/**", "**/dist/**", ".nx/**", ".svc/**", "coverage/**", "**/fixtures/lint/**"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  regexp.configs["flat/recommended"],
+  {
+    files: ["**/*.ts", "**/*.js", "**/*.mjs"],
+    languageOptions: { globals: { ...globals.node } },
+    plugins: { "@nx": nx },
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      // Catastrophic backtracking is a denial of service on chat input.
+      "regexp/no-super-linear-backtracking": "error",
+      "regexp/no-super-linear-move": "error",
+      // Alphabets such as base58 read better spelled out than as ranges.
+      "regexp/prefer-range": "off",
+      "@nx/enforce-module-boundaries": ["error", {
+        enforceBuildableLibDependency: false,
+        allow: [],
+        depConstraints: [
+          { sourceTag: "type:domain", onlyDependOnLibsWithTags: ["type:domain"], bannedExternalImports: NOT_IN_CORE },
+          { sourceTag: "type:testing", onlyDependOnLibsWithTags: ["type:domain", "type:testing"] },
+          { sourceTag: "*", onlyDependOnLibsWithTags: ["*"] },
+        ],
+      }],
+    },
+  },
+  {
+    files: ["packages/core/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", {
+        paths: NODE_IO.flatMap((m) => [
+          { name: `node:${m}`, message: "@svc/core is pure: I/O belongs in an adapter." },
+          { name: m, message: "@svc/core is pure: I/O belongs in an adapter." },
+        ]),
+        patterns: [{ group: NOT_IN_CORE, message: "@svc/core must not depend on frameworks or drivers." }],
+      }],
+    },
+  },
+);

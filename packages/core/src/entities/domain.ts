@@ -1,0 +1,130 @@
+import { parse as parseTld } from "tldts";
+import { toUnicode as punycodeToUnicode } from "punycode/punycode.es6.js";
+import { entityError, parsed, type EntityAttributes, type EntityError, type TypedParse } from "./types.js";
+
+const MAX_HOST_LENGTH = 253;
+const MAX_LABEL_LENGTH = 63;
+const TLD_OPTIONS = { allowPrivateDomains: true, extractHostname: false, validateHostname: false } as const;
+
+export interface HostName {
+  /** Canonical ASCII form: IDNA (UTS #46, non-transitional) to punycode, lower case, no trailing dot. */
+  readonly ascii: string;
+  readonly attributes: EntityAttributes;
+}
+
+type HostResult = { ok: true; host: HostName } | { ok: false; error: EntityError };
+
+const fail = (message: string): HostResult => entityError("entity.invalid", message, "domain");
+
+/** Characters that can never appear in a host name, whatever the script. */
+const isForbiddenHostChar = (c: number): boolean =>
+  c <= 0x20 || c === 0x7f || c === 0x2f || c === 0x3f || c === 0x23 || c === 0x40 || c === 0x3a ||
+  c === 0x25 || c === 0x5c || c === 0x5b || c === 0x5d || c === 0x3c || c === 0x3e || c === 0x22 ||
+  c === 0x27 || c === 0x60 || c === 0x7c || c === 0x5e || c === 0x7b || c === 0x7d || c === 0x2c || c === 0x3b ||
+  c === 0x2a || c === 0x21 || c === 0x24 || c === 0x26 || c === 0x28 || c === 0x29 || c === 0x2b || c === 0x3d;
+
+/** True when every character is ASCII letter, digit, hyphen, underscore or dot (the common case, no IDNA needed). */
+function isPlainAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const ok = (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2d || c === 0x2e || c === 0x5f;
+    if (!ok) return false;
+  }
+  return true;
+}
+
+/** UTS #46 ToASCII through the WHATWG URL parser (a web standard, no I/O); null when it refuses. */
+function toAscii(s: string): string | null {
+  try {
+    return new URL(`http://${s}/`).hostname;
+  } catch {
+    return null;
+  }
+}
+
+function checkLabel(label: string, isRegistrable: boolean): string | null {
+  if (label.length === 0) return "has an empty label (two dots in a row)";
+  if (label.length > MAX_LABEL_LENGTH) return `has a label longer than ${MAX_LABEL_LENGTH} characters`;
+  if (label.charCodeAt(0) === 0x2d || label.charCodeAt(label.length - 1) === 0x2d) return `label "${label}" starts or ends with a hyphen`;
+  if (label.length >= 4 && label[2] === "-" && label[3] === "-" && !label.startsWith("xn--")) {
+    return `label "${label}" has "--" in positions 3–4, which is reserved for IDNA`;
+  }
+  for (let i = 0; i < label.length; i++) {
+    const c = label.charCodeAt(i);
+    if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d) continue;
+    // Underscores occur in real sub-domains (service labels, some hosting) but never in registered names.
+    if (c === 0x5f && !isRegistrable) continue;
+    return `label "${label}" contains "${label[i]}"`;
+  }
+  return null;
+}
+
+/**
+ * Canonicalises a host name and describes it. Used for domains, URL hosts and e-mail domains,
+ * so the three always agree on what a name is.
+ */
+export function parseHostName(raw: string): HostResult {
+  let s = raw.endsWith(".") ? raw.slice(0, -1) : raw;
+  if (s.length === 0) return fail("is empty");
+  if (s.length > MAX_HOST_LENGTH * 4) return fail(`is longer than ${MAX_HOST_LENGTH} characters`);
+  let ascii: string;
+  const plain = isPlainAscii(s);
+  if (plain && !s.includes("xn--") && !s.includes("XN--")) {
+    ascii = s.toLowerCase();
+  } else {
+    for (let i = 0; i < s.length; i++) {
+      if (isForbiddenHostChar(s.charCodeAt(i))) return fail(`contains "${s[i]}", which cannot appear in a host name`);
+    }
+    const converted = toAscii(s);
+    if (converted === null) return fail("is not a valid internationalised domain name");
+    s = converted.endsWith(".") ? converted.slice(0, -1) : converted;
+    ascii = s;
+  }
+  if (ascii.length > MAX_HOST_LENGTH) return fail(`is longer than ${MAX_HOST_LENGTH} characters`);
+  const labels = ascii.split(".");
+  if (labels.length < 2) return fail("needs at least two labels (like example.com)");
+  const tldLabel = labels[labels.length - 1] as string;
+  if (/^\d+$/.test(tldLabel)) return fail("ends in a number, so it is not a domain name");
+
+  const info = parseTld(ascii, TLD_OPTIONS);
+  if (!info.publicSuffix || !(info.isIcann || info.isPrivate)) return fail(`has an unknown top-level domain ".${tldLabel}"`);
+  if (!info.domain) return fail(`is the public suffix ".${info.publicSuffix}" itself, not a registrable domain`);
+
+  const registrableIndex = labels.length - info.publicSuffix.split(".").length - 1;
+  for (let i = 0; i < labels.length; i++) {
+    const problem = checkLabel(labels[i] as string, i >= registrableIndex);
+    if (problem) return fail(problem);
+  }
+
+  const idn = ascii.includes("xn--");
+  let unicode = ascii;
+  if (idn) {
+    try {
+      unicode = punycodeToUnicode(ascii);
+    } catch {
+      return fail("has an invalid punycode (xn--) label");
+    }
+  }
+  return {
+    ok: true,
+    host: {
+      ascii,
+      attributes: {
+        unicode,
+        idn,
+        registered_domain: info.domain,
+        public_suffix: info.publicSuffix,
+        tld: tldLabel,
+        subdomain: info.subdomain ? info.subdomain : null,
+        private_suffix: info.isPrivate === true,
+        labels: labels.length,
+      },
+    },
+  };
+}
+
+export function parseDomain(s: string): TypedParse {
+  const r = parseHostName(s);
+  if (!r.ok) return entityError(r.error.code, `This domain ${r.error.message}.`, "domain");
+  return parsed(r.host.ascii, r.host.attributes);
+}

@@ -1,0 +1,177 @@
+/**
+ * Cryptocurrency wallet addresses: Ethereum/EVM, Bitcoin (base58check and segwit), TRON, Solana.
+ *
+ * Ambiguity rule — the first that applies wins:
+ *  1. `0x` / `0X` prefix → EVM. Broken hex or wrong length is `entity.invalid`, never another chain.
+ *  2. `bc1` / `tb1` / `bcrt1` prefix (any case) → Bitcoin segwit; a bad checksum or program is
+ *     `entity.invalid`. One exception: those prefixes are also legal base58, so a string that fails
+ *     as segwit but is a *valid* base58 address (checksummed BTC/TRON, or exactly 32 bytes = Solana)
+ *     is that address — roughly 1 Solana address in 24,000 starts with some casing of bc1/tb1.
+ *  3. Otherwise base58: a 25-byte payload with a known version byte (BTC 0x00/0x05/0x6f/0xc4,
+ *     TRON 0x41) is that chain, and a failed checksum is `entity.invalid` (a typo, not Solana —
+ *     a 25-byte payload can never be a 32-byte Solana key). Else exactly 32 bytes → Solana, which
+ *     has no checksum, so any 32-byte string is accepted.
+ *  4. Anything else → `entity.unrecognized`.
+ *
+ * Pure and total: no I/O, and no input makes it throw (library calls use their non-throwing forms).
+ */
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { utf8ToBytes } from "@noble/hashes/utils.js";
+import basex from "base-x";
+import { bech32, bech32m } from "bech32";
+import { entityError, parsed, type TypedParse } from "./types.js";
+
+const B58_ALPHABET = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+const b58 = basex(B58_ALPHABET);
+const B58_RE = /^[1-9A-HJ-NP-Za-km-z]+$/;
+const BECH32_CHARS = /^[qpzry9x8gf2tvdw0s3jn54khce6mua7l]*$/;
+
+const invalid = (message: string): TypedParse => entityError("entity.invalid", message, "wallet");
+
+// ---------- EVM ----------
+
+/** EIP-55 mixed-case checksum of an address (`0x` optional, any case in, `0x` + checksummed out). */
+export function toEip55(addressLower: string): string {
+  const hex = addressLower.replace(/^0x/i, "").toLowerCase();
+  const hash = keccak_256(utf8ToBytes(hex));
+  let out = "0x";
+  for (let i = 0; i < hex.length; i++) {
+    const c = hex[i]!;
+    // Nibble i of the hash: high nibble of byte i/2 for even i, low nibble for odd i.
+    const nibble = ((hash[i >> 1] ?? 0) >> (i % 2 === 0 ? 4 : 0)) & 0xf;
+    out += nibble >= 8 ? c.toUpperCase() : c;
+  }
+  return out;
+}
+
+function parseEvm(s: string): TypedParse {
+  const hex = s.slice(2);
+  const bad = /[^0-9a-f]/i.exec(hex);
+  if (bad) return invalid(`an Ethereum address is hex after 0x; '${bad[0]}' is not a hex digit`);
+  if (hex.length !== 40) {
+    const hint = hex.length === 64 ? " (64 hex digits is a transaction hash or key, not an address)" : "";
+    return invalid(`an Ethereum address has 40 hex digits after 0x; this has ${hex.length}${hint}`);
+  }
+  const lower = "0x" + hex.toLowerCase();
+  const checksummed = toEip55(lower);
+  // All one case carries no checksum (digits have no case, so all-digit is "none" too).
+  const none = hex === hex.toLowerCase() || hex === hex.toUpperCase();
+  const valid = none ? null : "0x" + hex === checksummed;
+  return parsed(lower, {
+    chain: "ethereum",
+    family: "evm",
+    checksummed,
+    checksum: none ? "none" : valid ? "valid" : "invalid",
+    checksum_valid: valid,
+  });
+}
+
+// ---------- Bitcoin segwit (BIP-173 / BIP-350) ----------
+
+const SEGWIT_HRPS: Record<string, string> = { bc: "mainnet", tb: "testnet", bcrt: "regtest" };
+const segwitHrp = (lower: string): string | undefined =>
+  ["bcrt", "bc", "tb"].find((h) => lower.startsWith(h + "1"));
+
+function parseSegwit(s: string, hrp: string): TypedParse {
+  if (s.length > 90) return invalid(`a Bitcoin segwit address is at most 90 characters; this has ${s.length}`);
+  const lower = s.toLowerCase();
+  if (s !== lower && s !== s.toUpperCase()) return invalid("a Bitcoin segwit address must be all lower or all upper case, not mixed");
+  const data = lower.slice(hrp.length + 1);
+  const bad = /[^qpzry9x8gf2tvdw0s3jn54khce6mua7l]/.exec(data);
+  if (bad) return invalid(`'${bad[0]}' is not a bech32 character, so this is not a valid Bitcoin segwit address`);
+  if (data.length < 6) return invalid("a Bitcoin segwit address is too short to hold its 6-character checksum");
+  // No string is valid under both constants, so at most one of these succeeds.
+  const asBech32 = bech32.decodeUnsafe(lower, 90);
+  const asBech32m = asBech32 ? undefined : bech32m.decodeUnsafe(lower, 90);
+  const dec = asBech32 ?? asBech32m;
+  if (!dec || dec.prefix !== hrp) return invalid("the Bitcoin segwit checksum does not match — probably a typo");
+  const [version, ...words] = dec.words;
+  if (version === undefined) return invalid("a Bitcoin segwit address with no data (no witness version or program)");
+  if (version > 16) return invalid(`witness version ${version} does not exist (0–16), so this is not a valid Bitcoin segwit address`);
+  if (version === 0 && asBech32m) return invalid("a witness v0 address must use the bech32 checksum (BIP-173), not bech32m");
+  if (version > 0 && asBech32) return invalid(`a witness v${version} address must use the bech32m checksum (BIP-350), not bech32 — probably a typo or an outdated encoder`);
+  // fromWordsUnsafe rejects more than 4 bits of padding and non-zero padding.
+  const program = bech32.fromWordsUnsafe(words);
+  if (!program) return invalid("the Bitcoin segwit program has invalid padding");
+  const n = program.length;
+  if (version === 0 && n !== 20 && n !== 32) return invalid(`a witness v0 program is 20 or 32 bytes; this has ${n}`);
+  if (n < 2 || n > 40) return invalid(`a witness program is 2 to 40 bytes; this has ${n}`);
+  const address_type =
+    version === 0 ? (n === 20 ? "p2wpkh" : "p2wsh") : version === 1 && n === 32 ? "p2tr" : "witness_unknown";
+  return parsed(lower, { chain: "bitcoin", network: SEGWIT_HRPS[hrp]!, address_type, witness_version: version });
+}
+
+// ---------- base58: Bitcoin legacy, TRON, Solana ----------
+
+const B58_VERSIONS: Record<number, { chain: string; network?: string; address_type: string }> = {
+  0x00: { chain: "bitcoin", network: "mainnet", address_type: "p2pkh" },
+  0x05: { chain: "bitcoin", network: "mainnet", address_type: "p2sh" },
+  0x6f: { chain: "bitcoin", network: "testnet", address_type: "p2pkh" },
+  0xc4: { chain: "bitcoin", network: "testnet", address_type: "p2sh" },
+  0x41: { chain: "tron", address_type: "base58" },
+};
+
+/** Base58 outcome: a result, or undefined when the string is not any base58 address. */
+function parseBase58(s: string): TypedParse | undefined {
+  // 25..44 bounds every address below and keeps base-x's quadratic decode cheap.
+  if (s.length < 25 || s.length > 44 || !B58_RE.test(s)) return undefined;
+  const bytes = b58.decodeUnsafe(s);
+  if (!bytes) return undefined;
+  if (bytes.length === 25) {
+    const version = bytes[0]!;
+    const known = B58_VERSIONS[version];
+    const check = sha256(sha256(bytes.subarray(0, 21)));
+    const checksumOk = check.subarray(0, 4).every((b, i) => b === bytes[21 + i]);
+    if (!known) {
+      if (!checksumOk) return undefined;
+      // Valid base58check of another chain (Litecoin 0x30, Dogecoin 0x1e ...): say so.
+      const hex = version.toString(16).padStart(2, "0");
+      return entityError("entity.unrecognized", `a base58check address with version byte 0x${hex}, which is not Bitcoin or TRON`, "wallet");
+    }
+    if (!checksumOk) {
+      const name = known.chain === "tron" ? "TRON" : "Bitcoin";
+      return invalid(`the ${name} address checksum does not match — probably a typo`);
+    }
+    return parsed(s, { ...known });
+  }
+  if (bytes.length === 32 && s.length >= 32) return parsed(s, { chain: "solana" });
+  return undefined;
+}
+
+const unrecognized = (): TypedParse =>
+  entityError("entity.unrecognized", "not a recognised wallet address (Ethereum/EVM, Bitcoin, TRON or Solana)", "wallet");
+
+export function parseWallet(s: string): TypedParse {
+  try {
+    if (/^0x/i.test(s)) return parseEvm(s);
+    const hrp = segwitHrp(s.toLowerCase());
+    if (hrp !== undefined) {
+      const segwit = parseSegwit(s, hrp);
+      if (segwit.ok) return segwit;
+      const base58 = parseBase58(s);
+      return base58?.ok ? base58 : segwit;
+    }
+    return parseBase58(s) ?? unrecognized();
+  } catch {
+    // Belt and braces: nothing above should throw, but a parser must never take the request down.
+    return unrecognized();
+  }
+}
+
+/** Cheap shape check for auto-detection (no hashing, no decoding). */
+export function looksLikeWallet(s: string): boolean {
+  if (/^0x[0-9a-f]{40}$/i.test(s)) return true;
+  const lower = s.toLowerCase();
+  const hrp = segwitHrp(lower);
+  // Shortest real segwit address is 14 characters (hrp "bc", 2-byte program).
+  if (hrp !== undefined && s.length >= 14 && s.length <= 90 && BECH32_CHARS.test(lower.slice(hrp.length + 1))) return true;
+  if (s.length < 25 || s.length > 44 || !B58_RE.test(s)) return false;
+  // Random base58 of this length has both cases and a digit or two capitals in a row (all but
+  // ~1 in 150,000 addresses), or, like Solana's 111…1 system program, only digits.
+  // Words, slugs and camelCase identifiers have neither.
+  const hasDigit = /\d/.test(s);
+  const hasLower = /[a-z]/.test(s);
+  const hasUpper = /[A-Z]/.test(s);
+  return (hasLower && hasUpper && (hasDigit || /[A-Z]{2}/.test(s))) || (hasDigit && !hasLower && !hasUpper);
+}
