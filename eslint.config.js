@@ -33,7 +33,8 @@ export default tseslint.config(
         enforceBuildableLibDependency: false,
         allow: [],
         depConstraints: [
-          { sourceTag: "type:domain", onlyDependOnLibsWithTags: ["type:domain"], bannedExternalImports: NOT_IN_CORE },
+          { sourceTag: "type:domain", onlyDependOnLibsWithTags: ["type:domain", "type:data"], bannedExternalImports: NOT_IN_CORE },
+          { sourceTag: "type:data", onlyDependOnLibsWithTags: ["type:data"], bannedExternalImports: NOT_IN_CORE },
           { sourceTag: "type:testing", onlyDependOnLibsWithTags: ["type:domain", "type:testing"] },
           { sourceTag: "*", onlyDependOnLibsWithTags: ["*"] },
         ],
@@ -41,7 +42,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ["packages/core/**/*.ts"],
+    files: ["packages/core/**/*.ts", "packages/intel/**/*.ts"],
     rules: {
       "no-restricted-imports": ["error", {
         paths: NODE_IO.flatMap((m) => [

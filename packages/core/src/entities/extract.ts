@@ -113,8 +113,19 @@ export function extractEntities(text: string, options: ExtractOptions = {}): Ext
   let truncated = cut.length < (typeof text === "string" ? text.length : 0);
   const linkSpans: Span[] = [];
 
+  // Messages repeat themselves (the same link pasted three times): parse each distinct token once.
+  const memo = new Map<string, ReturnType<typeof parseDetected>>();
+  const parseOnce = (raw: string): ReturnType<typeof parseDetected> => {
+    let p = memo.get(raw);
+    if (p === undefined && !memo.has(raw)) {
+      p = parseDetected(raw);
+      memo.set(raw, p);
+    }
+    return p ?? null;
+  };
+
   const add = (raw: string, s: number, e: number, via: ExtractedEntity["via"], link?: LinkInfo): boolean => {
-    const p = parseDetected(raw);
+    const p = parseOnce(raw);
     if (!p || !p.result.ok) return false;
     if (via === "text" && isSentenceJoin(raw, p.type)) return false;
     const id = `${p.type}:${p.result.value}`;
@@ -144,7 +155,7 @@ export function extractEntities(text: string, options: ExtractOptions = {}): Ext
   };
 
   const hostOf = (raw: string): string | null => {
-    const p = parseDetected(raw);
+    const p = parseOnce(raw);
     if (!p || !p.result.ok) return null;
     const a = p.result.attributes;
     const host = a.registered_domain ?? a.ip_literal ?? null;
@@ -153,10 +164,10 @@ export function extractEntities(text: string, options: ExtractOptions = {}): Ext
 
   const addLink = (target: string, ts: number, te: number, linkText: string, via: "markdown_link" | "html_link"): void => {
     let textHost: string | null = null;
-    for (const [s, e] of tokens(linkText, 0, linkText.length)) {
+    forEachToken(linkText, 0, linkText.length, [], (s, e) => {
       textHost = hostOf(linkText.slice(s, e));
-      if (textHost) break;
-    }
+      return textHost === null;
+    });
     const targetHost = hostOf(target);
     add(target, ts, te, via, { text_host: textHost, mismatch: textHost !== null && targetHost !== null && textHost !== targetHost });
   };
@@ -231,10 +242,10 @@ export function extractEntities(text: string, options: ExtractOptions = {}): Ext
   }
 
   const masked = [...linkSpans, ...phoneSpans].sort((a, b) => a[0] - b[0]);
-  for (const [s, e] of tokens(t, 0, t.length, masked)) {
-    if (found.size >= maxEntities && truncated) break;
+  forEachToken(t, 0, t.length, masked, (s, e) => {
     add(t.slice(s, e), s, e, "text");
-  }
+    return !(found.size >= maxEntities && truncated);
+  });
 
   const entities = [...found.values()]
     .map(({ item, occurrences }) => ({ ...item, occurrences }))
@@ -242,8 +253,8 @@ export function extractEntities(text: string, options: ExtractOptions = {}): Ext
   return { entities, truncated, hidden_characters: norm.hidden, bidi_controls: norm.bidi, defanged: norm.defanged };
 }
 
-/** Candidate tokens of t[from, to), skipping masked spans (sorted by start). */
-function* tokens(t: string, from: number, to: number, masked: readonly Span[] = []): Generator<Span> {
+/** Calls `visit` with each candidate token of t[from, to), skipping masked spans (sorted by start), until it returns false. */
+function forEachToken(t: string, from: number, to: number, masked: readonly Span[], visit: (start: number, end: number) => boolean): void {
   let m = 0;
   let i = from;
   while (i < to) {
@@ -261,8 +272,10 @@ function* tokens(t: string, from: number, to: number, masked: readonly Span[] = 
     let e = i + 1;
     const stop = span ? Math.min(to, span[0]) : to;
     while (e < stop && !isDelimiter(t.charCodeAt(e))) e++;
-    const [s2, e2] = trimToken(t, i, e);
-    if (isCandidate(t, s2, e2)) yield [s2, e2];
+    if (e - i >= 4) {
+      const [s2, e2] = trimToken(t, i, e);
+      if (isCandidate(t, s2, e2) && !visit(s2, e2)) return;
+    }
     i = e;
   }
 }

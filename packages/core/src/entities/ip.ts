@@ -7,7 +7,7 @@ import { entityError, parsed, type TypedParse } from "./types.js";
  * ambiguous: inet_aton, browsers and humans read them differently, and a verdict on the
  * wrong address is worse than none. Inside URLs we follow the browser (WHATWG) reading
  * instead, because that is where the victim's browser will go — see url.ts.
- * IPv6 is recognised and refused as unsupported (see docs/decisions/0004-ip-addresses.md).
+ * IPv6 is recognised and refused as unsupported (see docs/decisions/0003-ip-addresses.md).
  */
 const DECIMAL_OCTET = /^(?:0|[1-9]\d{0,2})$/;
 const NUMERIC_PART = /^(?:0x[0-9a-f]*|\d+)$/i;

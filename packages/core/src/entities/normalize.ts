@@ -73,7 +73,11 @@ const identity = (i: number): number => i;
 
 export function normalizeText(input: string): Normalized {
   let i = 0;
-  for (; i < input.length; i++) if (rewriteAt(input, i)) break;
+  for (; i < input.length; i++) {
+    const c = input.charCodeAt(i);
+    // Only these can start a rewrite; checking them inline keeps the common case to one compare chain.
+    if ((c >= 0x00ad || c === 0x5b || c === 0x28 || c === 0x7b || (c | 0x20) === 0x68) && rewriteAt(input, i)) break;
+  }
   if (i === input.length) return { text: input, toOriginal: identity, hidden: [], bidi: false, defanged: false };
 
   // Something changes: rebuild from the first change on, keeping a map back to original offsets.

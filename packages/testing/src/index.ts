@@ -1,0 +1,2 @@
+export { fixedClock, type TestClock } from "./clock.js";
+export { entityOf } from "./builders.js";
