@@ -1,0 +1,52 @@
+/** Community reports about one entity, already weighted and aggregated by the store. */
+export interface ReportEvidence {
+  /** Distinct reporters (one report per reporter per entity counts). */
+  readonly reporters: number;
+  /** Sum of reporter trust weights (0..1 each), decayed by report age. */
+  readonly weighted: number;
+  /** Verdict feedback saying an earlier verdict was wrong. */
+  readonly false_positive_reports: number;
+  readonly categories: readonly string[];
+  readonly newest_at: string | null;
+}
+
+export interface ReportEvidenceSource {
+  forEntity(entityId: string, now: Date): Promise<ReportEvidence | null>;
+}
+
+/** A path in the entity graph from the screened entity to a known-bad one. */
+export interface GraphPath {
+  /** Entity ids from the screened entity (first) to the bad one (last). */
+  readonly nodes: readonly string[];
+  /** Relation of each hop (`nodes[i]` → `nodes[i+1]`). */
+  readonly relations: readonly string[];
+  /** Risk score of the bad entity at the end of the path. */
+  readonly risk_score: number;
+}
+
+export interface GraphProximitySource {
+  /** Paths to entities known to be bad, within `maxDepth` hops, nearest first. */
+  badNeighbours(entityId: string, maxDepth: number): Promise<readonly GraphPath[]>;
+}
+
+/** Wallet addresses seen recently (e.g. in a chat, or by an account) that look-alikes may imitate. */
+export interface RecentAddressSource {
+  recent(chain: string): Promise<readonly { readonly address: string; readonly label: string }[]>;
+}
+
+/** Outside reputation (RDAP age, DNS, Safe Browsing ...): optional, bounded by timeouts, cached. */
+export interface ReputationProvider {
+  readonly name: string;
+  readonly types: readonly string[];
+  /** Throws or rejects when the provider could not be consulted; the caller records it as unavailable. */
+  check(entityType: string, value: string, signal: AbortSignal): Promise<readonly import("../detection/types.js").Finding[]>;
+}
+
+export interface Clock {
+  now(): Date;
+}
+
+export interface IdGenerator {
+  /** A new id with the given prefix, e.g. `chk_…`. Sortable by creation time. */
+  next(prefix: string): string;
+}
