@@ -11,6 +11,8 @@ const NOT_IN_CORE = [
   "grammy", "discord.js", "@slack/bolt", "whatsapp-api-js",
   "inversify", "reflect-metadata",
 ];
+/** Dependency injection lives only in the apps' composition roots. */
+const DI = ["inversify", "reflect-metadata"];
 const NODE_IO = ["fs", "net", "dns", "child_process", "http", "https", "fs/promises", "dns/promises"];
 
 export default tseslint.config(
@@ -31,12 +33,19 @@ export default tseslint.config(
       "regexp/prefer-range": "off",
       "@nx/enforce-module-boundaries": ["error", {
         enforceBuildableLibDependency: false,
+        // We do not bundle: a CLI may lazy-load a library that others import statically (start-up time).
+        checkDynamicDependenciesExceptions: [".*"],
         allow: [],
         depConstraints: [
           { sourceTag: "type:domain", onlyDependOnLibsWithTags: ["type:domain", "type:data"], bannedExternalImports: NOT_IN_CORE },
           { sourceTag: "type:data", onlyDependOnLibsWithTags: ["type:data"], bannedExternalImports: NOT_IN_CORE },
-          { sourceTag: "type:testing", onlyDependOnLibsWithTags: ["type:domain", "type:testing"] },
-          { sourceTag: "*", onlyDependOnLibsWithTags: ["*"] },
+          { sourceTag: "type:contract", onlyDependOnLibsWithTags: ["type:contract"], bannedExternalImports: DI },
+          // Adapters run the shared port contract suites from type:testing in their tests.
+          { sourceTag: "type:adapter", onlyDependOnLibsWithTags: ["type:domain", "type:data", "type:contract", "type:testing"], bannedExternalImports: DI },
+          { sourceTag: "type:feature", onlyDependOnLibsWithTags: ["type:domain", "type:data", "type:contract"], bannedExternalImports: [...DI, "typeorm", "pg", "hono", "grammy", "discord.js", "@slack/bolt"] },
+          { sourceTag: "type:client", onlyDependOnLibsWithTags: ["type:contract"], bannedExternalImports: DI },
+          { sourceTag: "type:testing", onlyDependOnLibsWithTags: ["type:domain", "type:data", "type:testing"], bannedExternalImports: DI },
+          { sourceTag: "type:app", onlyDependOnLibsWithTags: ["type:domain", "type:data", "type:contract", "type:adapter", "type:feature", "type:client", "type:testing"] },
         ],
       }],
     },

@@ -1,2 +1,17 @@
 export { fixedClock, type TestClock } from "./clock.js";
 export { entityOf } from "./builders.js";
+export { anAuditRecord, uniqueId, type AuditRecordSpec } from "./audit-builders.js";
+export { InMemoryAccountRepository } from "./fakes/in-memory-account-repository.js";
+export { InMemoryApiKeyRepository } from "./fakes/in-memory-api-key-repository.js";
+export { InMemoryCheckRepository } from "./fakes/in-memory-check-repository.js";
+export { InMemoryIdempotencyStore } from "./fakes/in-memory-idempotency-store.js";
+export { InMemoryUsageCounter } from "./fakes/in-memory-usage-counter.js";
+export { InMemoryReportRepository } from "./fakes/in-memory-report-repository.js";
+export { InMemoryGraphRepository } from "./fakes/in-memory-graph-repository.js";
+export { checkRepositoryContract, type CheckRepositoryFixture, type CheckTamper } from "./contracts/check-repository-contract.js";
+export { accountRepositoryContract, apiKeyRepositoryContract, type ApiKeyFixture } from "./contracts/account-repository-contract.js";
+export { idempotencyStoreContract } from "./contracts/idempotency-store-contract.js";
+export { usageCounterContract } from "./contracts/usage-counter-contract.js";
+export { reportRepositoryContract } from "./contracts/report-repository-contract.js";
+export { graphRepositoryContract } from "./contracts/graph-repository-contract.js";
+export { intelStoreContract } from "./contracts/intel-store-contract.js";

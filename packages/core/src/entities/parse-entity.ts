@@ -65,7 +65,8 @@ export function detectType(s: string): EntityType | null {
   const c0 = s.charCodeAt(0);
   if (c0 >= 0x30 && c0 <= 0x39 && (parseIpv4Strict(s) || looksLikeLooseIpv4(s))) return "ip_address";
   if (colon >= 0 && looksLikeIpv6(s)) return "ip_address";
-  if (/[/?#]/.test(s) || (colon > 0 && /^[^:]+:\d+$/.test(s) && hasDot(s))) return "url";
+  const pathAt = s.search(/[/?#]/);
+  if (s.startsWith("//") || (pathAt > 0 && hasDot(s.slice(0, pathAt))) || (colon > 0 && /^[^:]+:\d+$/.test(s) && hasDot(s))) return "url";
   if (hasDot(s)) return "domain";
   return null;
 }

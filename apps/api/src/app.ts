@@ -1,0 +1,182 @@
+import { Readable } from "node:stream";
+import { OpenAPIHono } from "@hono/zod-openapi";
+import { InvalidCursorError, parseEntity, screenBatch, type RiskLevel } from "@svc/core";
+import { stringify } from "csv-stringify";
+import type { Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { HTTPException } from "hono/http-exception";
+import { record } from "./checks.js";
+import { runCheck } from "./checks.js";
+import { docsPage } from "./docs-page.js";
+import { idempotent } from "./idempotency.js";
+import { authenticate, callerOf } from "./middleware/auth.js";
+import { jsonBody } from "./middleware/json-body.js";
+import { charge } from "./middleware/rate-limit.js";
+import { requestId } from "./middleware/request-id.js";
+import { ApiProblem, entityProblem, problem, problemResponse, validationProblem } from "./problem.js";
+import { auditRoute, batchRoute, exportRoute, graphRoute, historyRoute, reportRoute, screenRoute } from "./routes/definitions.js";
+import type { ApiServices } from "./services.js";
+
+const EXPORT_COLUMNS = ["id", "created_at", "entity_type", "entity_value", "risk_score", "risk_level", "confidence", "recommended_action", "signals", "ruleset", "channel", "key_id", "prev_hash", "record_hash"];
+
+export function createApp(s: ApiServices): OpenAPIHono {
+  const app = new OpenAPIHono({
+    defaultHook: (result) => {
+      if (!result.success) throw problem(validationProblem(result.error.issues));
+    },
+  });
+
+  app.use("*", requestId(() => s.ids.next("req")));
+  app.onError((err, c) => {
+    if (err instanceof ApiProblem) return problemResponse(c, err.init);
+    if (err instanceof InvalidCursorError) return problemResponse(c, { status: 422, code: "request.invalid_cursor", title: "Invalid cursor", detail: "This cursor was not issued by this API; start from the first page." });
+    if (err instanceof HTTPException && err.status < 500) return problemResponse(c, { status: err.status, code: `http.${err.status}`, title: "Bad request", detail: err.message });
+    // Never leak a stack trace or SQL to the client; the request id ties the log line to the answer.
+    s.logger.error({ err, request_id: c.get("requestId" as never) }, "unhandled error");
+    return problemResponse(c, { status: 500, code: "internal", title: "Internal error", detail: "Something went wrong on our side; the request id identifies it in our logs.", retryable: true });
+  });
+  app.notFound((c) => problemResponse(c, { status: 404, code: "not_found", title: "Not found", detail: `No route ${c.req.method} ${c.req.path}.` }));
+
+  app.use("*", async (c, next) => {
+    const started = performance.now();
+    await next();
+    // Logs carry method, path, status and key id — never the key, never request bodies.
+    s.logger.info({ request_id: c.get("requestId" as never), method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started), key_id: (c.get("caller" as never) as { keyId?: string } | undefined)?.keyId }, "request");
+  });
+
+  app.get("/healthz", (c) => c.json({ status: "ok" }));
+  app.get("/readyz", async (c) => ((await s.ready().catch(() => false)) ? c.json({ status: "ready" }) : problemResponse(c, { status: 503, code: "not_ready", title: "Not ready", detail: "The database is not answering." })));
+  app.doc31("/v1/openapi.json", { openapi: "3.1.0", info: { title: "svc API", version: "1.0.0", description: "Entity risk screening. Results are automated risk indicators for information only." } });
+  app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "X-API-Key" });
+  app.get("/docs", (c) => c.html(docsPage("/v1/openapi.json")));
+
+  app.use("/v1/*", async (c, next) => (c.req.path === "/v1/openapi.json" ? next() : authenticate(s)(c, next)));
+  app.use("/v1/*", bodyLimit({
+    maxSize: s.bodyLimitBytes,
+    onError: (c) => problemResponse(c, { status: 413, code: "request.too_large", title: "Body too large", detail: `Request bodies are limited to ${s.bodyLimitBytes} bytes.` }),
+  }));
+  app.use("/v1/*", jsonBody());
+
+  const respond = (c: Context, r: { status: number; body: unknown }) => c.json(r.body as never, r.status as never);
+
+  app.openapi(screenRoute, async (c) => {
+    const caller = callerOf(c);
+    const body = c.req.valid("json");
+    const result = await idempotent(c, s, caller.accountId, async () => {
+      await charge(c, s, caller, 1);
+      const r = await runCheck(s, caller, body);
+      return { status: 200, body: r.verdict };
+    });
+    return respond(c, result);
+  });
+
+  app.openapi(batchRoute, async (c) => {
+    const caller = callerOf(c);
+    const body = c.req.valid("json");
+    const requests = body.entities.map((e) => (typeof e === "string" ? { entity_value: e } : e));
+    const result = await idempotent(c, s, caller.accountId, async () => {
+      await charge(c, s, caller, requests.length);
+      const items = await screenBatch(requests, s.screening);
+      const stored = new Set<string>();
+      for (const item of items) {
+        if (item.status !== "ok" || stored.has(item.result.verdict.id)) continue;
+        stored.add(item.result.verdict.id);
+        await record(s, caller, requests[item.index] as { entity_value: string; type?: string }, item.result);
+      }
+      const byLevel: Record<string, number> = {};
+      const results = items.map((item) => {
+        if (item.status === "error") return { index: item.index, status: "error" as const, error: { code: item.error.code, message: item.error.message } };
+        byLevel[item.result.verdict.risk_level] = (byLevel[item.result.verdict.risk_level] ?? 0) + 1;
+        return { index: item.index, status: "ok" as const, result: item.result.verdict };
+      });
+      const ok = results.filter((r) => r.status === "ok").length;
+      return { status: 200, body: { results, summary: { total: results.length, ok, error: results.length - ok, unique: stored.size, by_level: byLevel } } };
+    });
+    return respond(c, result);
+  });
+
+  app.openapi(historyRoute, async (c) => {
+    const q = c.req.valid("query");
+    const since = q.since ? new Date(q.since) : undefined;
+    const until = q.until ? new Date(q.until) : undefined;
+    checkRange(since, until);
+    const page = await s.checks.history(callerOf(c).accountId, { limit: q.limit, cursor: q.cursor ?? null, ...(q.type ? { type: q.type } : {}), ...(q.risk_level ? { risk_level: q.risk_level } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}) });
+    return c.json({ items: page.items.map(({ created_at: _c, ...item }) => ({ ...item, entity: { ...item.entity, input: item.entity.value } })), next_cursor: page.next_cursor } as never, 200);
+  });
+
+  app.openapi(exportRoute, async (c) => {
+    const q = c.req.valid("query");
+    const since = q.since ? new Date(q.since) : undefined;
+    const until = q.until ? new Date(q.until) : undefined;
+    checkRange(since, until);
+    const rows = s.checks.exportRows(callerOf(c).accountId, { ...(q.type ? { type: q.type } : {}), ...(q.risk_level ? { risk_level: q.risk_level as RiskLevel } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}) });
+    async function* lines() {
+      for await (const r of rows) {
+        yield [r.id, r.created_at, r.entity.type, r.entity.value, r.verdict.risk_score, r.verdict.risk_level, r.verdict.confidence, r.verdict.recommended_action, r.verdict.signals.filter((x) => x.points > 0).map((x) => x.code).join(";"), r.ruleset, r.actor.channel, r.actor.key_id ?? "", r.prev_hash ?? "", r.record_hash];
+      }
+    }
+    // Streamed end to end with back-pressure: memory stays flat however many rows there are.
+    const csv = Readable.from(lines()).pipe(stringify({ header: true, columns: EXPORT_COLUMNS, escape_formulas: true, record_delimiter: "\r\n" }));
+    c.header("content-type", "text/csv; charset=utf-8");
+    c.header("content-disposition", `attachment; filename="svc-audit-${s.clock.now().toISOString().slice(0, 10)}.csv"`);
+    return c.body(Readable.toWeb(csv) as unknown as ReadableStream, 200) as never;
+  });
+
+  app.openapi(auditRoute, async (c) => {
+    const rec = await s.checks.get(callerOf(c).accountId, c.req.valid("param").id);
+    // Another account's id is indistinguishable from an unknown one.
+    if (!rec) throw problem({ status: 404, code: "audit.not_found", title: "Not found", detail: "No check with this id in your account." });
+    return c.json(rec as never, 200);
+  });
+
+  app.openapi(reportRoute, async (c) => {
+    const caller = callerOf(c);
+    const body = c.req.valid("json");
+    const result = await idempotent(c, s, caller.accountId, async () => {
+      const parsed = parseEntity(body.entity_value, body.type ? { type: body.type } : {});
+      if (!parsed.ok) throw problem(entityProblem(parsed.error));
+      const related = (body.related_entities ?? []).map((v, i) => {
+        const p = parseEntity(v);
+        if (!p.ok) throw problem(entityProblem(p.error, `/related_entities/${i}`));
+        return p.entity.id;
+      });
+      if (body.check_id && !(await s.checks.get(caller.accountId, body.check_id))) {
+        throw problem({ status: 404, code: "audit.not_found", title: "Unknown check", detail: "check_id does not name one of your checks." });
+      }
+      const e = parsed.entity;
+      const { report } = await s.reports.file({
+        reporter_id: `account:${caller.accountId}`,
+        entity: { type: e.type, value: e.value, id: e.id },
+        category: body.category,
+        description: body.description ?? null,
+        evidence_urls: body.evidence_urls ?? [],
+        related_entities: related,
+        check_id: body.check_id ?? null,
+        feedback: body.feedback ?? null,
+      }, s.clock.now());
+      if (related.length > 0) {
+        const seenAt = s.clock.now();
+        await s.graph.upsertEdges(related.map((to) => ({ from: e.id, to, relation: "reported_with", weight: 1, source: "reports", seen_at: seenAt })));
+      }
+      return { status: 202, body: { id: report.id, status: "received", moderation_status: "unverified", entity: { type: e.type, value: e.value, id: e.id } } };
+    });
+    return respond(c, result);
+  });
+
+  app.openapi(graphRoute, async (c) => {
+    const { type, value } = c.req.valid("param");
+    const q = c.req.valid("query");
+    const parsed = parseEntity(value, { type });
+    if (!parsed.ok) throw problem(entityProblem(parsed.error, "/value"));
+    const walk = await s.graph.walk(parsed.entity.id, { depth: q.depth, maxNodes: q.max_nodes, ...(q.relation ? { relation: q.relation } : {}) });
+    return c.json({ root: walk.root.id, nodes: walk.nodes, edges: walk.edges, truncated: walk.truncated } as never, 200);
+  });
+
+  return app;
+}
+
+function checkRange(since: Date | undefined, until: Date | undefined): void {
+  if (since && until && since.getTime() >= until.getTime()) {
+    throw problem({ status: 422, code: "request.invalid_range", title: "Invalid range", detail: "`since` must be before `until`.", errors: [{ pointer: "/since", code: "request.invalid_range", message: "since must be before until" }] });
+  }
+}

@@ -1,0 +1,53 @@
+import { hostAndParents, hostOf, screenEntity, type Entity, type NewGraphEdge, type ScreenRequest, type Screened } from "@svc/core";
+import { entityProblem, problem } from "./problem.js";
+import type { ApiServices } from "./services.js";
+import type { Caller } from "./middleware/auth.js";
+
+/** Screens one entity and commits its audit record before answering. */
+export async function runCheck(s: ApiServices, caller: Caller, request: ScreenRequest & { entity_value: string }): Promise<Screened> {
+  const r = await screenEntity(request, s.screening);
+  if (!r.ok) throw problem(entityProblem(r.error));
+  await record(s, caller, request, r);
+  return r;
+}
+
+export async function record(s: ApiServices, caller: Caller, request: { entity_value: string; type?: string }, r: Screened): Promise<void> {
+  const v = r.verdict;
+  await s.checks.save({
+    id: v.id,
+    account_id: caller.accountId,
+    created_at: s.clock.now().toISOString(),
+    request: request.type ? { entity_value: request.entity_value, type: request.type as Entity["type"] } : { entity_value: request.entity_value },
+    entity: r.entity,
+    verdict: v,
+    source_outcomes: r.source_outcomes,
+    ruleset: v.policy.ruleset,
+    data_versions: r.data_versions,
+    actor: { key_id: caller.keyId, channel: "api" },
+  });
+  // The graph learns from every check; it is not part of the audit trail, so it is updated after.
+  s.background.track(learnGraph(s, r).catch((e: unknown) => s.logger.warn({ err: e, check: v.id }, "graph update failed")));
+}
+
+/** Edges a check reveals: url → its host, e-mail → its domain, each sub-domain → its parent, up to the registered domain. */
+export function edgesOf(entity: Entity, seenAt: Date): NewGraphEdge[] {
+  const edges: NewGraphEdge[] = [];
+  const host = hostOf(entity);
+  const registered = typeof entity.attributes.registered_domain === "string" ? entity.attributes.registered_domain : null;
+  const add = (to: string, relation: string) => edges.push({ from: entity.id, to, relation, weight: 1, source: "checks", seen_at: seenAt });
+  if (host && entity.type !== "domain") add(`domain:${host}`, entity.type === "url" ? "hosted_on" : "mail_domain");
+  if (host) {
+    const chain = hostAndParents(host, registered);
+    for (let i = 0; i + 1 < chain.length; i++) {
+      edges.push({ from: `domain:${chain[i]}`, to: `domain:${chain[i + 1]}`, relation: "subdomain_of", weight: 1, source: "checks", seen_at: seenAt });
+    }
+  }
+  return edges;
+}
+
+async function learnGraph(s: ApiServices, r: Screened): Promise<void> {
+  const v = r.verdict;
+  await s.graph.upsertNodes([{ id: r.entity.id, type: r.entity.type, value: r.entity.value, risk_score: v.risk_score, risk_level: v.risk_level }]);
+  const edges = edgesOf(r.entity, s.clock.now());
+  if (edges.length > 0) await s.graph.upsertEdges(edges);
+}

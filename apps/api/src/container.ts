@@ -1,0 +1,94 @@
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import {
+  combineIntelStores, defaultImpersonationIndex, defaultReference, InMemoryIntelIndex, officialIntel, randomIds, systemClock,
+  type AccountRepository, type ApiKeyRepository, type CheckRepository, type Clock, type GraphRepository, type IdGenerator, type IdempotencyStore,
+  type IntelStore, type ReportRepository, type ScreeningDeps, type UsageCounter,
+} from "@svc/core";
+import {
+  openDataSource, TypeOrmAccountRepository, TypeOrmApiKeyRepository, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIdempotencyStore,
+  TypeOrmIntelStore, TypeOrmReportRepository, TypeOrmUsageCounter,
+} from "@svc/persistence";
+import { Container, type ServiceIdentifier } from "inversify";
+import { pino, type Logger } from "pino";
+import type { DataSource } from "typeorm";
+import { CachedAccounts, CachedKeys } from "./auth-cache.js";
+import type { Config } from "./config.js";
+import { BackgroundTasks, type ApiServices } from "./services.js";
+
+const token = <T>(name: string) => Symbol.for(`svc.${name}`) as ServiceIdentifier<T>;
+export const T = {
+  Config: token<Config>("Config"),
+  DataSource: token<DataSource>("DataSource"),
+  Clock: token<Clock>("Clock"),
+  Ids: token<IdGenerator>("Ids"),
+  Logger: token<Logger>("Logger"),
+  Accounts: token<AccountRepository>("Accounts"),
+  Keys: token<ApiKeyRepository>("Keys"),
+  Checks: token<CheckRepository>("Checks"),
+  Usage: token<UsageCounter>("Usage"),
+  Idempotency: token<IdempotencyStore>("Idempotency"),
+  Reports: token<ReportRepository>("Reports"),
+  Graph: token<GraphRepository>("Graph"),
+  Intel: token<IntelStore>("Intel"),
+  Screening: token<ScreeningDeps>("Screening"),
+  Services: token<ApiServices>("Services"),
+};
+
+export interface Runtime {
+  readonly services: ApiServices;
+  readonly dataSource: DataSource;
+  readonly container: Container;
+  close(): Promise<void>;
+}
+
+/**
+ * The composition root: the only place that knows the concrete adapters. PostgreSQL when
+ * DATABASE_URL is set, else embedded PGlite under SVC_DATA_DIR.
+ */
+export async function buildRuntime(config: Config, overrides: { logger?: Logger; clock?: Clock } = {}): Promise<Runtime> {
+  let dataDir: string | undefined;
+  if (!config.DATABASE_URL) {
+    dataDir = config.SVC_DATA_DIR === "memory://" ? "memory://" : resolve(config.SVC_DATA_DIR, "pgdata");
+    if (dataDir !== "memory://") mkdirSync(dataDir, { recursive: true });
+  }
+  const dataSource = await openDataSource(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir });
+  const c = new Container({ defaultScope: "Singleton" });
+  c.bind(T.Config).toConstantValue(config);
+  c.bind(T.DataSource).toConstantValue(dataSource);
+  c.bind(T.Clock).toConstantValue(overrides.clock ?? systemClock);
+  c.bind(T.Ids).toResolvedValue((clock: Clock) => randomIds(clock), [T.Clock]);
+  c.bind(T.Logger).toConstantValue(overrides.logger ?? pino({ level: config.LOG_LEVEL, redact: ["req.headers[\"x-api-key\"]", "headers[\"x-api-key\"]", "apiKey", "key"] }));
+  c.bind(T.Accounts).toResolvedValue((ds: DataSource, clock: Clock) => new CachedAccounts(new TypeOrmAccountRepository(ds), clock), [T.DataSource, T.Clock]);
+  c.bind(T.Keys).toResolvedValue((ds: DataSource, clock: Clock) => new CachedKeys(new TypeOrmApiKeyRepository(ds), clock), [T.DataSource, T.Clock]);
+  c.bind(T.Checks).toResolvedValue((ds: DataSource) => new TypeOrmCheckRepository(ds), [T.DataSource]);
+  c.bind(T.Usage).toResolvedValue((ds: DataSource) => new TypeOrmUsageCounter(ds), [T.DataSource]);
+  c.bind(T.Idempotency).toResolvedValue((ds: DataSource) => new TypeOrmIdempotencyStore(ds), [T.DataSource]);
+  c.bind(T.Reports).toResolvedValue((ds: DataSource) => new TypeOrmReportRepository(ds), [T.DataSource]);
+  c.bind(T.Graph).toResolvedValue((ds: DataSource) => new TypeOrmGraphRepository(ds), [T.DataSource]);
+  // Official brand domains are bundled (in memory); imported lists live in the database.
+  c.bind(T.Intel).toResolvedValue((ds: DataSource) => combineIntelStores(InMemoryIntelIndex.from(officialIntel()), new TypeOrmIntelStore(ds)), [T.DataSource]);
+  c.bind(T.Screening).toResolvedValue(
+    (intel: IntelStore, reports: ReportRepository, graph: GraphRepository, clock: Clock, ids: IdGenerator): ScreeningDeps => ({
+      reference: defaultReference(), impersonation: defaultImpersonationIndex(), intel, reports, graph, clock, ids,
+    }),
+    [T.Intel, T.Reports, T.Graph, T.Clock, T.Ids],
+  );
+  c.bind(T.Services).toResolvedValue(
+    (screening: ScreeningDeps, accounts: AccountRepository, keys: ApiKeyRepository, checks: CheckRepository, usage: UsageCounter, idempotency: IdempotencyStore, reports: ReportRepository, graph: GraphRepository, clock: Clock, ids: IdGenerator, logger: Logger): ApiServices => ({
+      screening, accounts, keys, checks, usage, idempotency, reports, graph, clock, ids, logger,
+      ready: async () => (await dataSource.query("SELECT 1 AS ok")).length === 1,
+      bodyLimitBytes: config.SVC_BODY_LIMIT_BYTES,
+      background: new BackgroundTasks(),
+    }),
+    [T.Screening, T.Accounts, T.Keys, T.Checks, T.Usage, T.Idempotency, T.Reports, T.Graph, T.Clock, T.Ids, T.Logger],
+  );
+  const services = c.get(T.Services);
+  return {
+    services, dataSource, container: c,
+    close: async () => {
+      await services.background.drain();
+      await dataSource.destroy();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import { serve } from "@hono/node-server";
+import { createApp } from "./app.js";
+import { bootstrapAdmin } from "./bootstrap.js";
+import { ConfigError, loadConfig } from "./config.js";
+import { buildRuntime } from "./container.js";
+
+/** `npm start`: the API on the embedded default (PGlite under SVC_DATA_DIR) or PostgreSQL (DATABASE_URL). */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const runtime = await buildRuntime(config);
+  const { services } = runtime;
+  const boot = await bootstrapAdmin(services, config.SVC_BOOTSTRAP_KEY);
+  if (boot.key) {
+    // Printed once, to the terminal only (not the log stream); only its hash is stored.
+    process.stdout.write(`\nAdmin API key (shown once, keep it safe):\n\n  ${boot.key}\n\nTry: curl -H "X-API-Key: ${boot.key}" -H "content-type: application/json" -d '{"entity_value":"paypa1.com"}' http://localhost:${config.PORT}/v1/screen\n\n`);
+  }
+  const app = createApp(services);
+  const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
+    services.logger.info({ port: info.port, storage: config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}` }, "svc API listening");
+  });
+  const stop = async (signal: string) => {
+    services.logger.info({ signal }, "shutting down");
+    server.close();
+    await runtime.close();
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  process.once("SIGINT", () => void stop("SIGINT"));
+}
+
+main().catch((e: unknown) => {
+  if (e instanceof ConfigError) {
+    process.stderr.write(`${e.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`svc failed to start: ${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,41 @@
+import type {
+  AccountRepository, ApiKeyRepository, CheckRepository, Clock, GraphRepository, IdGenerator, IdempotencyStore, ReportRepository, ScreeningDeps, UsageCounter,
+} from "@svc/core";
+import type { Logger } from "pino";
+
+/** What the HTTP layer needs; built by the composition root (container.ts) or by tests. */
+export interface ApiServices {
+  readonly screening: ScreeningDeps;
+  readonly accounts: AccountRepository;
+  readonly keys: ApiKeyRepository;
+  readonly checks: CheckRepository;
+  readonly usage: UsageCounter;
+  readonly idempotency: IdempotencyStore;
+  readonly reports: ReportRepository;
+  readonly graph: GraphRepository;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly logger: Logger;
+  /** True when the database answers. */
+  readonly ready: () => Promise<boolean>;
+  readonly bodyLimitBytes: number;
+  /** Work done after the response (graph learning); drained on shutdown and by tests. */
+  readonly background: BackgroundTasks;
+}
+
+export class BackgroundTasks {
+  private readonly pending = new Set<Promise<unknown>>();
+  track(p: Promise<unknown>): void {
+    const tracked = p.finally(() => this.pending.delete(tracked));
+    this.pending.add(tracked);
+  }
+  async drain(): Promise<void> {
+    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+  }
+}
+
+export const PLANS = {
+  free: { perMinute: 30, perMonth: 1_000 },
+  starter: { perMinute: 300, perMonth: 50_000 },
+  pro: { perMinute: 1_500, perMonth: 500_000 },
+} as const;

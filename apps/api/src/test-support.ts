@@ -1,0 +1,61 @@
+import { randomBytes } from "node:crypto";
+import { apiKeyHint, formatApiKey, hashApiKey, type Plan } from "@svc/core";
+import pg from "pg";
+import { pino } from "pino";
+import { createApp } from "./app.js";
+import { loadConfig } from "./config.js";
+import { buildRuntime, type Runtime } from "./container.js";
+
+/** A fresh, empty PostgreSQL database per test file on the server in TEST_DATABASE_URL, dropped afterwards. */
+export async function freshPostgres(url: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `svc_test_${randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: url });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const target = new URL(url);
+  target.pathname = `/${name}`;
+  return {
+    url: target.toString(),
+    async drop() {
+      const c = new pg.Client({ connectionString: url });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface TestApi {
+  readonly runtime: Runtime;
+  readonly app: ReturnType<typeof createApp>;
+  /** An account with a fresh key on the given plan. */
+  account(plan?: Plan): Promise<{ accountId: string; key: string; keyId: string }>;
+  close(): Promise<void>;
+}
+
+/** The real app on a real database: embedded PGlite (in memory), or PostgreSQL when a URL is given. */
+export async function startTestApi(engine: "pglite" | "postgres", env: Record<string, string> = {}): Promise<TestApi> {
+  let pgDb: { url: string; drop(): Promise<void> } | null = null;
+  if (engine === "postgres") pgDb = await freshPostgres(process.env.TEST_DATABASE_URL as string);
+  const config = loadConfig({ SVC_DATA_DIR: "memory://", LOG_LEVEL: "silent", ...(pgDb ? { DATABASE_URL: pgDb.url } : {}), ...env });
+  const runtime = await buildRuntime(config, { logger: pino({ level: "silent" }) });
+  const app = createApp(runtime.services);
+  let n = 0;
+  return {
+    runtime,
+    app,
+    async account(plan: Plan = "pro") {
+      const s = runtime.services;
+      const now = s.clock.now();
+      const account = await s.accounts.create({ id: `acc_t${++n}_${randomBytes(3).toString("hex")}`, name: `test ${n}`, plan }, now);
+      const key = formatApiKey(randomBytes(32));
+      const rec = await s.keys.create({ account_id: account.id, key_hash: hashApiKey(key), prefix: apiKeyHint(key) }, now);
+      return { accountId: account.id, key, keyId: rec.id };
+    },
+    async close() {
+      await runtime.close();
+      await pgDb?.drop();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import type { Entity, EntityType } from "../entities/types.js";
+import type { Verdict } from "../detection/types.js";
+
+/** Who asked for a check, and through which surface. */
+export type Channel = "api" | "cli" | "bot" | "library" | "worker";
+export const CHANNELS: readonly Channel[] = ["api", "cli", "bot", "library", "worker"];
+
+export interface AuditActor {
+  /** The API key id, or null when no key was involved (CLI, library, bots acting for a group). */
+  readonly key_id: string | null;
+  readonly channel: Channel;
+}
+
+/** How one evidence source answered during a check. */
+export interface AuditSourceOutcome {
+  readonly source: string;
+  readonly status: "ok" | "unavailable" | "error";
+  readonly ms: number;
+  readonly reason?: string;
+}
+
+/**
+ * Everything needed to explain and reproduce one verdict later, chained to the account's
+ * previous record by hash so that an edited, removed or reordered record is detectable.
+ */
+export interface AuditRecord {
+  /** The check id, e.g. `chk_…`; also `verdict.id`. */
+  readonly id: string;
+  readonly account_id: string;
+  /** ISO 8601 with milliseconds, UTC (`Date#toISOString`). */
+  readonly created_at: string;
+  readonly request: { readonly entity_value: string; readonly type?: EntityType };
+  readonly entity: Entity;
+  readonly verdict: Verdict;
+  readonly source_outcomes: readonly AuditSourceOutcome[];
+  readonly ruleset: string;
+  readonly data_versions: Readonly<Record<string, string>>;
+  readonly actor: AuditActor;
+  /** `record_hash` of the account's previous record; null for its first one. */
+  readonly prev_hash: string | null;
+  /** SHA-256 (hex) over the canonical JSON of every other field, `prev_hash` included. */
+  readonly record_hash: string;
+}
+
+/** A record before the store has chained it: the store assigns both hashes atomically. */
+export type NewAuditRecord = Omit<AuditRecord, "prev_hash" | "record_hash">;

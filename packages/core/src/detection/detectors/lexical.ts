@@ -1,0 +1,170 @@
+import { hostOf } from "../../entities/host.js";
+import type { Entity } from "../../entities/types.js";
+import { source, type ReferenceData } from "../reference.js";
+import type { Finding } from "../types.js";
+
+const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
+
+/**
+ * Machine-generated names (DGA, throw-away registrations) have few vowels or long consonant
+ * runs; English compounds (`quietmeadowbakery`) have neither, however high their entropy.
+ */
+function looksGenerated(s: string): boolean {
+  const vowels = s.replace(/[^aeiouy]/g, "").length / s.length;
+  return vowels < 0.25 || /[^aeiouy]{6}/.test(s);
+}
+
+/** Shannon entropy in bits per character. */
+function entropy(s: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let h = 0;
+  for (const c of counts.values()) {
+    const p = c / s.length;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}
+
+/**
+ * Risky keywords that appear as whole parts of host labels (`secure-login`) or as two keywords
+ * run together (`walletconnect`, `securelogin`). A keyword that merely starts a longer word
+ * (`account` in `accountant`) does not count.
+ */
+function keywordsIn(parts: readonly string[], ref: ReferenceData): { word: string; weight: number }[] {
+  const hits = new Map<string, number>();
+  for (const part of parts) {
+    if (part.length < 3) continue;
+    const exact = ref.keywords.get(part);
+    if (exact) {
+      hits.set(part, exact.weight);
+      continue;
+    }
+    for (let cut = 3; cut <= part.length - 3; cut++) {
+      const head = ref.keywords.get(part.slice(0, cut));
+      const tail = head ? ref.keywords.get(part.slice(cut)) : undefined;
+      if (head && tail) {
+        hits.set(part.slice(0, cut), head.weight);
+        hits.set(part.slice(cut), tail.weight);
+      }
+    }
+  }
+  return [...hits].map(([word, weight]) => ({ word, weight })).sort((a, b) => b.weight - a.weight);
+}
+
+/** An official brand domain written in URL userinfo (`https://www.paypal.com@evil.net/`). */
+function brandShownIn(user: string, ref: ReferenceData): { domain: string; brand: string } | null {
+  const labels = user.toLowerCase().split(".");
+  for (let i = 0; i < labels.length - 1; i++) {
+    const candidate = labels.slice(i).join(".");
+    const brand = ref.officialDomains.get(candidate);
+    if (brand) return { domain: candidate, brand: brand.name };
+  }
+  return null;
+}
+
+const splitParts = (label: string): string[] => label.split(/[-.\d_]+/).filter((p) => p.length > 0);
+
+/** Features of how a host or URL is written. Each is weak alone; the ruleset caps the family. */
+export function lexicalFindings(entity: Entity, ref: ReferenceData): Finding[] {
+  const out: Finding[] = [];
+  const a = entity.attributes;
+  const lists = source(ref, "svc-lists");
+
+  if (Array.isArray(a.hidden_characters) && a.hidden_characters.length > 0) {
+    out.push({
+      code: "entity.hidden_characters",
+      family: "lexical",
+      message: `Contains invisible characters (${a.hidden_characters.join(", ")}) often used to dodge filters${a.bidi_controls ? " or reverse displayed text" : ""}`,
+      evidence: { characters: a.hidden_characters, bidi: a.bidi_controls === true },
+      source: lists,
+    });
+  }
+
+  if (entity.type === "url") {
+    if (a.ip_literal) {
+      const obfuscated = str(a.ip_obfuscated);
+      out.push(obfuscated
+        ? { code: "url.ip_obfuscated", family: "lexical", message: `Host is the IP address ${a.ip_literal} written as "${obfuscated}" to hide it`, evidence: { ip: a.ip_literal, written: obfuscated }, source: lists }
+        : { code: "url.ip_literal_host", family: "lexical", message: `Links to a bare IP address (${a.ip_literal}) instead of a name`, evidence: { ip: a.ip_literal }, source: lists });
+    }
+    const user = str(a.userinfo);
+    const shownBrand = user ? brandShownIn(user, ref) : null;
+    if (user && shownBrand) {
+      out.push({
+        code: "url.userinfo_brand",
+        family: "impersonation",
+        message: `Shows ${shownBrand.domain} (${shownBrand.brand}) before an @, but the link really goes to ${a.host}`,
+        evidence: { shown: user, target: shownBrand.domain, brand: shownBrand.brand, real_host: str(a.host) },
+        source: source(ref, "brands"),
+      });
+    } else if (user) {
+      const looksLikeHost = /\.[a-z]{2,}/i.test(user);
+      out.push({
+        code: "url.userinfo_deception",
+        family: "lexical",
+        message: looksLikeHost ? `Shows "${user}" before an @, but the link really goes to ${a.host}` : `Has a user name ("${user}") before the host, a trick to disguise the real site`,
+        evidence: { shown: user, real_host: str(a.host) },
+        source: lists,
+        strength: looksLikeHost ? 1 : 0.4,
+      });
+    }
+    const host = str(a.host);
+    const registered = str(a.registered_domain);
+    if ((host && ref.shorteners.has(host)) || (registered && ref.shorteners.has(registered))) {
+      out.push({ code: "url.shortener", family: "lexical", message: `A link shortener (${registered ?? host}) hides where this really goes`, evidence: { shortener: registered ?? host }, source: source(ref, "shorteners") });
+    }
+    if (typeof a.port === "number") {
+      out.push({ code: "url.nonstandard_port", family: "lexical", message: `Uses the unusual port ${a.port}`, evidence: { port: a.port }, source: lists });
+    }
+    const path = str(a.path) ?? "";
+    const pathWords = keywordsIn(path.toLowerCase().split(/[/?&=._-]+/), ref).filter((k) => k.weight >= 0.4);
+    if (pathWords.length > 0) {
+      out.push({ code: "url.risky_path_keyword", family: "lexical", message: `Path asks for "${pathWords.map((k) => k.word).join('", "')}"`, evidence: { keywords: pathWords.map((k) => k.word) }, source: source(ref, "keywords"), strength: pathWords[0]?.weight ?? 1 });
+    }
+  }
+
+  const host = hostOf(entity);
+  if (!host) return out;
+  const registered = str(a.registered_domain) ?? host;
+  const suffix = str(a.public_suffix) ?? "";
+  const label = registered.slice(0, Math.max(0, registered.length - suffix.length - 1));
+  const sub = str(a.subdomain) ?? "";
+  const tld = str(a.tld) ?? "";
+
+  const tldInfo = ref.suspiciousTlds.get(suffix) ?? ref.suspiciousTlds.get(tld);
+  if (tldInfo) {
+    out.push({ code: "domain.suspicious_tld", family: "lexical", message: `.${suffix} is a top-level domain heavily used for scams: ${tldInfo.rationale}`, evidence: { tld: suffix, weight: tldInfo.weight }, source: source(ref, "suspicious-tlds"), strength: tldInfo.weight });
+  }
+  const words = keywordsIn([...splitParts(label), ...sub.split(".").flatMap(splitParts)], ref);
+  if (words.length > 0) {
+    const strength = Math.min(1, (words[0]?.weight ?? 0) + 0.3 * (words[1]?.weight ?? 0));
+    out.push({ code: "domain.risky_keyword", family: "lexical", message: `Name contains "${words.map((w) => w.word).join('", "')}", words typical of phishing`, evidence: { keywords: words.map((w) => w.word) }, source: source(ref, "keywords"), strength });
+  }
+  // Count in the displayed (Unicode) form: punycode's own "xn--" and "-" are not the registrant's hyphens.
+  const shownLabel = label.startsWith("xn--") && typeof a.unicode === "string" ? (a.unicode.split(".")[a.unicode.split(".").length - suffix.split(".").length - 1] ?? label) : label;
+  const hyphens = shownLabel.split("-").length - 1;
+  if (hyphens >= 2) {
+    out.push({ code: "domain.many_hyphens", family: "lexical", message: `${hyphens} hyphens in the name`, evidence: { hyphens }, source: lists, strength: Math.min(1, (hyphens - 1) / 3) });
+  }
+  const digits = label.replace(/\D/g, "").length;
+  if (digits >= 4 && digits < label.length) {
+    out.push({ code: "domain.many_digits", family: "lexical", message: `${digits} digits in the name`, evidence: { digits }, source: lists });
+  }
+  const depth = sub === "" ? 0 : sub.split(".").length;
+  if (depth >= 3) {
+    out.push({ code: "domain.deep_subdomains", family: "lexical", message: `${depth} levels of sub-domains`, evidence: { depth }, source: lists, strength: Math.min(1, (depth - 2) / 3) });
+  }
+  if (host.length >= 40) {
+    out.push({ code: "domain.long_name", family: "lexical", message: `Very long host name (${host.length} characters)`, evidence: { length: host.length }, source: lists });
+  }
+  const bare = label.replace(/[-\d]/g, "");
+  if (bare.length >= 12 && !label.startsWith("xn--") && looksGenerated(bare)) {
+    const h = entropy(bare);
+    out.push({ code: "domain.high_entropy", family: "lexical", message: "Name looks machine-generated (random letters)", evidence: { entropy: Math.round(h * 100) / 100 }, source: lists, strength: Math.min(1, Math.max(0.5, (h - 3.3) / 0.6)) });
+  }
+  if (a.idn === true) {
+    out.push({ code: "domain.punycode", family: "lexical", message: `Internationalised name, displayed as ${a.unicode}`, evidence: { unicode: str(a.unicode) }, source: lists, strength: 0.6 });
+  }
+  return out;
+}

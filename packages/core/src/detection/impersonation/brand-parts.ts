@@ -1,0 +1,159 @@
+import type { Finding } from "../types.js";
+import { BRAND_AFFIXES } from "./affixes.js";
+import { AFFIX_KEY, type ImpersonationIndex, type KeywordEntry, type TokenEntry } from "./build-index.js";
+import { finding } from "./findings.js";
+import { labelParts, type HostView } from "./host-view.js";
+import { fuzzyTokenMatch } from "./label-match.js";
+import { BRAND_IN_NAME_STRENGTH, BRAND_IN_SUBDOMAIN_STRENGTH, SHORT_TOKEN_FACTOR } from "./policy.js";
+
+interface BrandHit {
+  readonly entry: TokenEntry;
+  /** Index of the host label it is in. */
+  readonly labelIndex: number;
+  /** The part of the label that names the brand ("binanceus"). */
+  readonly part: string;
+  /** A lure word glued to the brand name in the same part ("paypalsecure"). */
+  readonly gluedKeyword: KeywordEntry | null;
+  /** How the part imitates the token when it is not spelled exactly ("paypa1"); null when exact. */
+  readonly technique: string | null;
+}
+
+interface KeywordHit {
+  readonly entry: KeywordEntry;
+  readonly labelIndex: number;
+}
+
+/** A risky keyword that is a part, or (five letters or more) its start or end: "login", "securelogin". */
+function keywordIn(part: string, index: ImpersonationIndex): KeywordEntry | null {
+  const exact = index.keywords.get(part);
+  if (exact) return exact;
+  if (part.length <= AFFIX_KEY) return null;
+  let best: KeywordEntry | null = null;
+  for (const k of index.keywordsByHead.get(part.slice(0, AFFIX_KEY)) ?? []) {
+    if (k.keyword.length < part.length && part.startsWith(k.keyword) && (!best || k.weight > best.weight)) best = k;
+  }
+  for (const k of index.keywordsByTail.get(part.slice(-AFFIX_KEY)) ?? []) {
+    if (k.keyword.length < part.length && part.endsWith(k.keyword) && (!best || k.weight > best.weight)) best = k;
+  }
+  return best;
+}
+
+/**
+ * The brand a part names: exactly ("binance", and short tokens such as "ups" only so), or as
+ * a distinctive token at its start or end followed or preceded by a product word or a lure
+ * word ("binanceus", "paypalsecure"). Never a token buried in another word ("pineapple").
+ */
+function brandIn(part: string, labelIndex: number, index: ImpersonationIndex, fuzzy: boolean): BrandHit | null {
+  const id = index.tokenIds.get(part);
+  if (id !== undefined) return { entry: index.tokens[id] as TokenEntry, labelIndex, part, gluedKeyword: null, technique: null };
+  if (part.length > AFFIX_KEY + 2) {
+    const heads = index.tokensByHead.get(part.slice(0, AFFIX_KEY)) ?? [];
+    const tails = index.tokensByTail.get(part.slice(-AFFIX_KEY)) ?? [];
+    for (const [ids, atStart] of [[heads, true], [tails, false]] as const) {
+      for (const tid of ids) {
+        const entry = index.tokens[tid] as TokenEntry;
+        const n = entry.token.length;
+        if (n > part.length - 2 || !(atStart ? part.startsWith(entry.token) : part.endsWith(entry.token))) continue;
+        const rest = atStart ? part.slice(n) : part.slice(0, part.length - n);
+        const kw = keywordIn(rest, index);
+        if (kw || BRAND_AFFIXES.has(rest)) return { entry, labelIndex, part, gluedKeyword: kw, technique: null };
+      }
+    }
+  }
+  if (fuzzy && part.length >= 5) {
+    // Sub-domain labels are cheap for an attacker and often random: permutations and skeletons only, no edit distance.
+    const m = fuzzyTokenMatch(part, index, false);
+    if (m) return { entry: index.tokens[m.id] as TokenEntry, labelIndex, part, gluedKeyword: null, technique: m.technique };
+  }
+  return null;
+}
+
+/**
+ * Brand names used as words of a host: with a lure word anywhere in the host (combosquatting:
+ * `paypal-secure.xyz`, `coinbase.verify-account.net`), alone in an unofficial registrable
+ * name (`metamask-io.xyz`), or as a sub-domain of an unofficial domain (`metamask.evil.com`).
+ * Short tokens are ordinary words ("apple", "delta"): they count only whole, and only next to a
+ * lure word in the same label, or in the registrable name.
+ */
+export function brandPartFindings(view: HostView, index: ImpersonationIndex, registrableIsUserContent: boolean): Finding[] {
+  const brands: BrandHit[] = [];
+  const keywords: KeywordHit[] = [];
+  for (let i = 0; i <= view.registrableIndex; i++) {
+    const label = view.labels[i] as string;
+    if (label === "www" || label.startsWith("xn--")) continue;
+    const isRegistrable = i === view.registrableIndex;
+    // The registrable name of a brand's own hosting (t.me, paypal.me) is the brand's; its sub-domains are anyone's.
+    if (isRegistrable && registrableIsUserContent) continue;
+    for (const part of labelParts(label)) {
+      const b = brandIn(part, i, index, !isRegistrable);
+      if (b) brands.push(b);
+      const k = b?.gluedKeyword ?? (b ? null : keywordIn(part, index));
+      if (k) keywords.push({ entry: k, labelIndex: i });
+    }
+  }
+  if (brands.length === 0) return [];
+  const out: Finding[] = [];
+  const combo = combosquatting(view, index, brands, keywords);
+  if (combo) out.push(combo);
+  const inName = brandInName(view, index, brands);
+  if (inName) out.push(inName);
+  const inSub = brandInSubdomain(view, index, brands);
+  if (inSub) out.push(inSub);
+  return out;
+}
+
+function combosquatting(view: HostView, index: ImpersonationIndex, brands: readonly BrandHit[], keywords: readonly KeywordHit[]): Finding | null {
+  let best: { b: BrandHit; k: KeywordHit; strength: number } | null = null;
+  for (const b of brands) {
+    if (b.technique !== null) continue; // a misspelt brand next to a lure word is the lookalike check's finding
+    for (const k of keywords) {
+      // An ordinary word ("target", "delta") needs its lure word in the same label, or must be the registrable name.
+      if (b.entry.short && k.labelIndex !== b.labelIndex && b.labelIndex !== view.registrableIndex) continue;
+      const strength = Math.min(1, 0.7 + 0.5 * k.entry.weight) * (b.entry.short ? SHORT_TOKEN_FACTOR : 1);
+      if (!best || strength > best.strength) best = { b, k, strength };
+    }
+  }
+  if (!best) return null;
+  const { b, k } = best;
+  const all = [...new Set(keywords.map((x) => x.entry.keyword))];
+  return finding(
+    "domain.combosquatting",
+    "impersonation",
+    `Combines the name ${b.entry.brand.name} with “${k.entry.keyword}”, a typical lure; the real site is ${b.entry.target}`,
+    { brand: b.entry.brand.id, target: b.entry.target, keyword: k.entry.keyword, keywords: all, token: b.entry.token, label: view.labels[b.labelIndex] as string },
+    index.source,
+    best.strength,
+  );
+}
+
+function brandInName(view: HostView, index: ImpersonationIndex, brands: readonly BrandHit[]): Finding | null {
+  const b = brands.find((h) => h.labelIndex === view.registrableIndex && !h.entry.short && h.technique === null);
+  if (!b) return null;
+  const whole = b.part === view.label;
+  // The whole name on a generic TLD is a tld-swap (lookalike check); on a hosting platform (github.io) it is only a name.
+  if (whole && !view.privateSuffix) return null;
+  const where = view.privateSuffix ? `on ${view.suffix}, where anyone can publish` : `in ${view.registrable}`;
+  return finding(
+    "domain.brand_in_name",
+    "impersonation",
+    `Uses the name ${b.entry.brand.name} ${where}; the real site is ${b.entry.target}`,
+    { brand: b.entry.brand.id, target: b.entry.target, token: b.entry.token, label: view.label },
+    index.source,
+    BRAND_IN_NAME_STRENGTH,
+  );
+}
+
+function brandInSubdomain(view: HostView, index: ImpersonationIndex, brands: readonly BrandHit[]): Finding | null {
+  const b = brands.find((h) => h.labelIndex < view.registrableIndex && !h.entry.short);
+  if (!b) return null;
+  const label = view.labels[b.labelIndex] as string;
+  const how = b.technique ? ` (misspelt: “${b.part}”)` : "";
+  return finding(
+    "domain.brand_in_subdomain",
+    "impersonation",
+    `Puts the name ${b.entry.brand.name}${how} in front of ${view.registrable}, which is not ${b.entry.brand.name}'s; the real site is ${b.entry.target}`,
+    { brand: b.entry.brand.id, target: b.entry.target, token: b.entry.token, label, technique: b.technique ?? "exact" },
+    index.source,
+    BRAND_IN_SUBDOMAIN_STRENGTH * (b.technique ? 0.9 : 1),
+  );
+}

@@ -1,0 +1,238 @@
+import { dataVersions, riskyKeywords, type Brand, type RiskyKeyword } from "@svc/intel";
+import type { SourceRef } from "../types.js";
+import { COMMON_WORDS } from "./common-words.js";
+import { DeletionIndex } from "./deletion-index.js";
+import { forEachPermutation, PERMUTATION_TECHNIQUES, type PermutationTechnique } from "./permutations.js";
+import { allowedEdits, MIN_PERMUTATION_LENGTH, MIN_TYPO_TOKEN_LENGTH } from "./policy.js";
+import { asciiKeyTable, matchKey } from "./skeleton.js";
+
+/** One brand token, with what a reader should be shown when something imitates it. */
+export interface TokenEntry {
+  readonly token: string;
+  readonly brand: Brand;
+  /** Exact-match-only (short or ordinary-word) token. */
+  readonly short: boolean;
+  /** The official domain this token stands for: the one named like it, or the brand's first. */
+  readonly target: string;
+}
+
+export interface KeywordEntry {
+  readonly keyword: string;
+  readonly weight: number;
+}
+
+/** Everything the detectors look up, built once at start-up. Treat as opaque. */
+export interface ImpersonationIndex {
+  readonly source: SourceRef;
+  readonly tokens: readonly TokenEntry[];
+  /** Every token (short ones too) → its entry number. */
+  readonly tokenIds: ReadonlyMap<string, number>;
+  /** Distinctive tokens (five letters or more) by their first and by their last four letters, for "binanceus", "getmetamask". */
+  readonly tokensByHead: ReadonlyMap<string, readonly number[]>;
+  readonly tokensByTail: ReadonlyMap<string, readonly number[]>;
+  /** dnstwist permutation → token id × 16 + technique number. */
+  readonly permutations: ReadonlyMap<string, number>;
+  /** Edit-distance index over distinctive tokens (ids are token ids). */
+  readonly nearTokens: DeletionIndex;
+  /** Skeleton match key (see skeleton.ts) → token id. */
+  readonly skeletons: ReadonlyMap<string, number>;
+  /** Match key of each ASCII code point, so ASCII labels skip Unicode normalisation. */
+  readonly asciiKeys: readonly string[];
+  readonly officialDomains: ReadonlyMap<string, Brand>;
+  /** Official domains whose name may be embedded in another host ("paypal.com" → PayPal). */
+  readonly embeddable: ReadonlyMap<string, Brand>;
+  /** Embeddable `.com` official domains written without the dot ("paypalcom" → "paypal.com"). */
+  readonly embeddableGlued: ReadonlyMap<string, string>;
+  readonly userContentDomains: ReadonlySet<string>;
+  readonly keywords: ReadonlyMap<string, KeywordEntry>;
+  /** Keywords long enough to match as a prefix or suffix, by their first and by their last four letters. */
+  readonly keywordsByHead: ReadonlyMap<string, readonly KeywordEntry[]>;
+  readonly keywordsByTail: ReadonlyMap<string, readonly KeywordEntry[]>;
+  /** Ordinary words that permutations and edit distance must not report. */
+  readonly commonWords: ReadonlySet<string>;
+  readonly confusables: ReadonlyMap<number, string>;
+  /** platform → official handle → brands. */
+  readonly handlesByPlatform: ReadonlyMap<string, ReadonlyMap<string, readonly Brand[]>>;
+  /** Official handle on any platform → brands. */
+  readonly handlesAnyPlatform: ReadonlyMap<string, readonly Brand[]>;
+  /** Edit-distance index over official handles (ids index `handleList`). */
+  readonly nearHandles: DeletionIndex;
+  readonly handleList: readonly { readonly handle: string; readonly brand: Brand }[];
+}
+
+export interface ImpersonationOptions {
+  /** Lure words for combosquatting; defaults to @svc/intel's risky keywords. */
+  readonly keywords?: readonly Pick<RiskyKeyword, "keyword" | "weight">[];
+  /** Version of the brand data, recorded on every finding; defaults to @svc/intel's. */
+  readonly version?: string;
+  /** Words never reported as look-alikes; defaults to the bundled list. */
+  readonly commonWords?: Iterable<string>;
+}
+
+/** Keywords of fewer letters only count as whole parts ("sso" must not fire inside "lasso"). */
+const MIN_KEYWORD_AFFIX = 5;
+/** Ordinary-word tokens this long or longer get homoglyph permutations ("app1e"); shorter ones ("ups") none. */
+const MIN_SHORT_HOMOGLYPH = 4;
+/** Affix tables are keyed by this many letters (the shortest affix-matched word has five). */
+export const AFFIX_KEY = 4;
+/** Official domains named by fewer letters are not distinctive enough to spot inside a host ("td.com"). */
+const MIN_EMBEDDED_NAME = 3;
+
+const TECHNIQUE_NUMBER: ReadonlyMap<PermutationTechnique, number> = new Map(PERMUTATION_TECHNIQUES.map((t, i) => [t, i]));
+
+const firstLabel = (domain: string): string => domain.slice(0, domain.indexOf("."));
+
+function targetFor(token: string, brand: Brand): string {
+  return brand.officialDomains.find((d) => firstLabel(d) === token) ?? brand.officialDomains[0] ?? `${token}.com`;
+}
+
+function appendTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) {
+    if (!list.includes(value)) list.push(value);
+  } else map.set(key, [value]);
+}
+
+/**
+ * Precomputes every structure the impersonation detectors need: token tables, dnstwist
+ * permutations, the symmetric-deletion index, skeletons, official and user-content domains,
+ * keywords and official handles. Pure and deterministic; done once per process.
+ */
+export function buildImpersonationIndex(
+  brands: readonly Brand[],
+  confusables: ReadonlyMap<number, string>,
+  options: ImpersonationOptions = {},
+): ImpersonationIndex {
+  const version = options.version ?? dataVersions["svc/brands"] ?? "unknown";
+  const commonWords = new Set(options.commonWords ?? COMMON_WORDS);
+  const tokens: TokenEntry[] = [];
+  const tokenIds = new Map<string, number>();
+  for (const brand of brands) {
+    for (const token of brand.tokens) {
+      if (tokenIds.has(token)) continue;
+      tokenIds.set(token, tokens.length);
+      tokens.push({ token, brand, short: brand.shortTokens.includes(token), target: targetFor(token, brand) });
+    }
+  }
+
+  const asciiKeys = asciiKeyTable(confusables);
+  const skeletons = new Map<string, number>();
+  const perms = new Map<string, number>();
+  const nearTokens = new DeletionIndex();
+  const tokensByHead = new Map<string, number[]>();
+  const tokensByTail = new Map<string, number[]>();
+  const addPermutations = (id: number, visualOnly: boolean): void => {
+    forEachPermutation((tokens[id] as TokenEntry).token, visualOnly, (p, technique) => {
+      if (technique !== "homoglyph" && p.length - (technique === "hyphenation" ? 1 : 0) < MIN_PERMUTATION_LENGTH) return;
+      if (perms.has(p) || tokenIds.has(p) || commonWords.has(p)) return;
+      perms.set(p, id * 16 + (TECHNIQUE_NUMBER.get(technique) as number));
+    });
+  };
+  tokens.forEach((t, id) => {
+    // Skeleton equality is a visual copy, so short tokens take part from four letters ("app1e").
+    if (!t.short || t.token.length >= 4) {
+      const key = matchKey(t.token, confusables);
+      if (!skeletons.has(key)) skeletons.set(key, id);
+    }
+    if (t.short) {
+      // Ordinary-word tokens get no typos, but a look-alike character is still a copy ("app1e", "cha5e").
+      if (t.token.length >= MIN_SHORT_HOMOGLYPH) addPermutations(id, true);
+      return;
+    }
+    if (t.token.length >= MIN_TYPO_TOKEN_LENGTH) {
+      appendTo(tokensByHead, t.token.slice(0, AFFIX_KEY), id);
+      appendTo(tokensByTail, t.token.slice(-AFFIX_KEY), id);
+    }
+    addPermutations(id, t.token.length < MIN_TYPO_TOKEN_LENGTH);
+    const edits = allowedEdits(t.token.length);
+    if (edits !== 0) nearTokens.add(t.token, id, edits);
+  });
+
+  // Longest token first, so "coinbasepro…" is read as the longer name when both are tokens.
+  for (const ids of [...tokensByHead.values(), ...tokensByTail.values()]) {
+    ids.sort((a, b) => (tokens[b] as TokenEntry).token.length - (tokens[a] as TokenEntry).token.length);
+  }
+
+  const officialDomains = new Map<string, Brand>();
+  const embeddable = new Map<string, Brand>();
+  const embeddableGlued = new Map<string, string>();
+  const userContentDomains = new Set<string>();
+  for (const brand of brands) {
+    for (const d of brand.officialDomains) {
+      if (!officialDomains.has(d)) officialDomains.set(d, brand);
+      const name = firstLabel(d);
+      // Only domains named by a brand token: "live.com" or "office.com" inside another host name is no evidence.
+      if (name.length >= MIN_EMBEDDED_NAME && tokenIds.has(name) && !embeddable.has(d)) {
+        embeddable.set(d, brand);
+        // Glued only before "com", the one TLD everybody recognises without its dot ("paypalcom", not "binanceus").
+        if (d.endsWith(".com") && d.indexOf(".") === d.length - 4) embeddableGlued.set(d.replaceAll(".", ""), d);
+      }
+    }
+    for (const d of brand.userContentDomains) userContentDomains.add(d);
+  }
+
+  const keywords = new Map<string, KeywordEntry>();
+  for (const k of options.keywords ?? riskyKeywords) keywords.set(k.keyword, { keyword: k.keyword, weight: k.weight });
+  const keywordsByHead = new Map<string, KeywordEntry[]>();
+  const keywordsByTail = new Map<string, KeywordEntry[]>();
+  for (const k of keywords.values()) {
+    if (k.keyword.length < MIN_KEYWORD_AFFIX) continue;
+    appendTo(keywordsByHead, k.keyword.slice(0, AFFIX_KEY), k);
+    appendTo(keywordsByTail, k.keyword.slice(-AFFIX_KEY), k);
+  }
+
+  const handlesByPlatform = new Map<string, Map<string, Brand[]>>();
+  const handlesAnyPlatform = new Map<string, Brand[]>();
+  const handleList: { handle: string; brand: Brand }[] = [];
+  const nearHandles = new DeletionIndex();
+  for (const brand of brands) {
+    for (const [platform, handles] of Object.entries(brand.officialHandles)) {
+      for (const h of handles) {
+        let forPlatform = handlesByPlatform.get(platform);
+        if (!forPlatform) handlesByPlatform.set(platform, (forPlatform = new Map()));
+        appendTo(forPlatform, h, brand);
+        const isNew = !handlesAnyPlatform.has(h);
+        appendTo(handlesAnyPlatform, h, brand);
+        const compact = h.replace(/[._-]/g, "");
+        const edits = allowedEdits(compact.length);
+        // A handle that is an ordinary word ("stripe", "ledger") gets no fuzzy matching, like its token.
+        const ordinary = commonWords.has(compact) || (tokenIds.has(compact) && (tokens[tokenIds.get(compact) as number] as TokenEntry).short);
+        if (isNew && edits !== 0 && !ordinary) {
+          nearHandles.add(compact, handleList.length, edits);
+          handleList.push({ handle: h, brand });
+        }
+      }
+    }
+  }
+
+  return {
+    source: { name: "brands", version },
+    tokens,
+    tokenIds,
+    tokensByHead,
+    tokensByTail,
+    permutations: perms,
+    nearTokens,
+    skeletons,
+    asciiKeys,
+    officialDomains,
+    embeddable,
+    embeddableGlued,
+    userContentDomains,
+    keywords,
+    keywordsByHead,
+    keywordsByTail,
+    commonWords,
+    confusables,
+    handlesByPlatform,
+    handlesAnyPlatform,
+    nearHandles,
+    handleList,
+  };
+}
+
+/** Unpacks a `permutations` value. */
+export const unpackPermutation = (packed: number): { readonly id: number; readonly technique: PermutationTechnique } => ({
+  id: Math.floor(packed / 16),
+  technique: PERMUTATION_TECHNIQUES[packed % 16] as PermutationTechnique,
+});

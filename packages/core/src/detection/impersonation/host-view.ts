@@ -1,0 +1,81 @@
+import { hostOf } from "../../entities/host.js";
+import type { Entity } from "../../entities/types.js";
+
+/** A host name cut into the pieces the impersonation checks look at. */
+export interface HostView {
+  /** ASCII (punycode) host. */
+  readonly host: string;
+  readonly labels: readonly string[];
+  /** The same labels as displayed (Unicode); equal to `labels` for ASCII names. */
+  readonly unicodeLabels: readonly string[];
+  /** Position of the registrable label ("paypal" in www.paypal.co.uk). */
+  readonly registrableIndex: number;
+  /** Registrable domain ("paypal.co.uk"). */
+  readonly registrable: string;
+  /** Registrable label, ASCII ("paypal"). */
+  readonly label: string;
+  /** Public suffix ("co.uk"). */
+  readonly suffix: string;
+  /** The suffix is a hosting platform where anyone gets a name (github.io, pages.dev). */
+  readonly privateSuffix: boolean;
+}
+
+const str = (v: unknown): string | null => (typeof v === "string" && v.length > 0 ? v : null);
+
+/** The host of a domain, URL or e-mail entity, as a `HostView`; null for anything else. */
+export function hostView(entity: Entity): HostView | null {
+  const host = hostOf(entity);
+  if (!host) return null;
+  const a = entity.attributes;
+  const suffix = str(a.public_suffix);
+  const registrable = str(a.registered_domain);
+  if (!suffix || !registrable) return null;
+  const labels = host.split(".");
+  const unicode = str(a.unicode);
+  const unicodeLabels = unicode && unicode !== host ? unicode.split(".") : labels;
+  let suffixLabels = 1;
+  for (let i = suffix.indexOf("."); i >= 0; i = suffix.indexOf(".", i + 1)) suffixLabels++;
+  const registrableIndex = labels.length - suffixLabels - 1;
+  if (registrableIndex < 0 || unicodeLabels.length !== labels.length) return null;
+  return {
+    host,
+    labels,
+    unicodeLabels,
+    registrableIndex,
+    registrable,
+    label: labels[registrableIndex] as string,
+    suffix,
+    privateSuffix: a.private_suffix === true,
+  };
+}
+
+function hasDigit(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) return true;
+  }
+  return false;
+}
+
+/** Parts of a label that a reader sees as words: split at hyphens, and at digits too ("paypal2024"). */
+export function labelParts(label: string): string[] {
+  const out: string[] = [];
+  for (const part of label.split("-")) {
+    if (part.length === 0) continue;
+    out.push(part);
+    // Tokens such as "1inch" and "office365" contain digits, so the undivided part is kept as well.
+    if (hasDigit(part)) for (const piece of part.split(/\d+/)) if (piece.length > 0) out.push(piece);
+  }
+  return out;
+}
+
+/** True when the host or any parent domain is an official domain of any brand. */
+export function isOfficialHost(view: HostView, official: ReadonlyMap<string, unknown>): boolean {
+  let h = view.host;
+  for (;;) {
+    if (official.has(h)) return true;
+    const dot = h.indexOf(".");
+    if (dot < 0 || h.indexOf(".", dot + 1) < 0) return false;
+    h = h.slice(dot + 1);
+  }
+}

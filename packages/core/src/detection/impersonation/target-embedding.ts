@@ -1,0 +1,41 @@
+import type { Finding } from "../types.js";
+import type { ImpersonationIndex } from "./build-index.js";
+import { finding } from "./findings.js";
+import type { HostView } from "./host-view.js";
+
+/** Longest official domain, in labels, looked for inside a host ("amazon.com.au"). */
+const MAX_EMBEDDED_LABELS = 4;
+
+/**
+ * Target embedding: the full official domain written inside an unofficial host, so the start
+ * of the address reads right: `paypal.com-secure.net`, `paypal.com.evil.app`,
+ * `www-paypal-com.evil.xyz`, `paypalcom-login.top`. Dots and hyphens are read alike. More of the
+ * name must follow the embedded domain before the real public suffix: `go-live.com` does not
+ * "contain" live.com, and `metamask-io.xyz` is the brand name in a name, not a disguised
+ * address.
+ */
+export function embeddingFinding(view: HostView, index: ImpersonationIndex): Finding | null {
+  // Words of the host in order, dots and hyphens both separating, up to the public suffix.
+  const words: string[] = [];
+  for (let i = 0; i <= view.registrableIndex; i++) for (const w of (view.labels[i] as string).split("-")) if (w) words.push(w);
+  let hit: string | null = null;
+  for (let i = 0; i + 1 < words.length && !hit; i++) {
+    hit = index.embeddableGlued.get(words[i] as string) ?? null;
+    let candidate = words[i] as string;
+    for (let n = 2; !hit && n <= MAX_EMBEDDED_LABELS && i + n < words.length; n++) {
+      candidate += `.${words[i + n - 1] as string}`;
+      if (index.embeddable.has(candidate)) hit = candidate;
+    }
+  }
+  if (!hit) return null;
+  const brand = index.embeddable.get(hit);
+  if (!brand) return null;
+  return finding(
+    "domain.brand_embedding",
+    "impersonation",
+    `Shows ${hit} in the name, but the site is really ${view.registrable}`,
+    { target: hit, brand: brand.id, technique: "target-embedding", registered_domain: view.registrable },
+    index.source,
+    1,
+  );
+}

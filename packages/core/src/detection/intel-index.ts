@@ -1,0 +1,145 @@
+import { hostAndParents, hostOf } from "../entities/host.js";
+import { ENTITY_TYPES, type Entity, type EntityType } from "../entities/types.js";
+import type { IntelList, IntelMatch, IntelRecord, IntelStore } from "../ports/intel.js";
+
+const DAY_MS = 86_400_000;
+const EPOCH_DAY = Date.UTC(2000, 0, 1) / DAY_MS;
+const TYPE_INDEX: ReadonlyMap<EntityType, number> = new Map(ENTITY_TYPES.map((t, i) => [t, i]));
+
+/**
+ * Allow/block lists in memory, compact enough for a million entries: one `Map<value, slot>` and
+ * typed arrays per slot (list, type, source, label, day added), with sources and labels interned.
+ * Lookup is O(labels): the entity, then its host and each parent domain by whole labels.
+ */
+export class InMemoryIntelIndex implements IntelStore {
+  private readonly slots = new Map<string, number>();
+  /** More than one record for one value (an allow and a block from different sources). */
+  private readonly extra = new Map<number, number[]>();
+  private meta = new Uint32Array(1024); // bit 0 list, bits 1–3 type, bits 4–17 source, bits 18–31 label
+  private days = new Uint16Array(1024);
+  private count = 0;
+  private readonly names: string[] = [];
+  private readonly nameIds = new Map<string, number>();
+  private readonly newest = new Map<string, number>();
+
+  static from(records: Iterable<IntelRecord>): InMemoryIntelIndex {
+    const index = new InMemoryIntelIndex();
+    index.addAll(records);
+    return index;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  addAll(records: Iterable<IntelRecord>): { added: number; updated: number } {
+    let added = 0;
+    let updated = 0;
+    for (const r of records) {
+      if (this.put(r)) added++;
+      else updated++;
+    }
+    return { added, updated };
+  }
+
+  async upsert(records: readonly IntelRecord[]): Promise<{ added: number; updated: number }> {
+    return this.addAll(records);
+  }
+
+  async lookup(entity: Entity): Promise<readonly IntelMatch[]> {
+    return this.lookupSync(entity);
+  }
+
+  lookupSync(entity: Pick<Entity, "type" | "value" | "attributes">): IntelMatch[] {
+    const out: IntelMatch[] = [];
+    if (entity.type !== "domain") this.collect(entity.value, entity.type, "exact", out);
+    const host = hostOf(entity);
+    if (host) {
+      const registered = typeof entity.attributes.registered_domain === "string" ? entity.attributes.registered_domain : null;
+      for (const h of hostAndParents(host, registered)) {
+        this.collect(h, "domain", entity.type === "domain" && h === host ? "exact" : "parent", out);
+      }
+    }
+    return out;
+  }
+
+  async version(): Promise<string> {
+    const parts = [...this.newest.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([s, d]) => `${s}@${dayToIso(d).slice(0, 10)}`);
+    return parts.length > 0 ? parts.join(",") : "empty";
+  }
+
+  private collect(value: string, type: EntityType, matchedOn: "exact" | "parent", out: IntelMatch[]): void {
+    const slot = this.slots.get(value);
+    if (slot === undefined) return;
+    for (const s of [slot, ...(this.extra.get(slot) ?? [])]) {
+      const r = this.record(s, value);
+      if (r.type === type) out.push({ ...r, matched_on: matchedOn, matched_value: value });
+    }
+  }
+
+  private record(slot: number, value: string): IntelRecord {
+    const m = this.meta[slot] as number;
+    const day = this.days[slot] as number;
+    const base = {
+      type: ENTITY_TYPES[(m >>> 1) & 7] as EntityType,
+      value,
+      list: (m & 1 ? "block" : "allow") as IntelList,
+      source: this.names[(m >>> 4) & 0x3fff] as string,
+      label: this.names[(m >>> 18) & 0x3fff] as string,
+    };
+    return day === 0 ? base : { ...base, added_at: dayToIso(day) };
+  }
+
+  private intern(name: string): number {
+    let id = this.nameIds.get(name);
+    if (id === undefined) {
+      id = this.names.length;
+      if (id > 0x3fff) throw new RangeError("too many distinct intel sources or labels (max 16384)");
+      this.names.push(name);
+      this.nameIds.set(name, id);
+    }
+    return id;
+  }
+
+  /** Adds or replaces a record; true when it was new. Same value + type + list + source replaces. */
+  private put(r: IntelRecord): boolean {
+    const typeIdx = TYPE_INDEX.get(r.type) ?? 0;
+    const meta = ((r.list === "block" ? 1 : 0) | (typeIdx << 1) | (this.intern(r.source) << 4) | (this.intern(r.label) << 18)) >>> 0;
+    const day = r.added_at ? Math.max(1, Math.min(0xffff, Math.floor(Date.parse(r.added_at) / DAY_MS - EPOCH_DAY))) : 0;
+    if (r.added_at && Number.isFinite(day)) this.newest.set(r.source, Math.max(this.newest.get(r.source) ?? 0, day));
+    const existing = this.slots.get(r.value);
+    if (existing !== undefined) {
+      // Same list, type and source (bits 0–17) means the same statement: replace it.
+      const same = (s: number): boolean => ((this.meta[s] as number) & 0x3ffff) === (meta & 0x3ffff);
+      const all = [existing, ...(this.extra.get(existing) ?? [])];
+      const hit = all.find(same);
+      if (hit !== undefined) {
+        this.meta[hit] = meta;
+        this.days[hit] = Number.isFinite(day) ? day : 0;
+        return false;
+      }
+      const slot = this.allocate(meta, day);
+      this.extra.set(existing, [...(this.extra.get(existing) ?? []), slot]);
+      return true;
+    }
+    this.slots.set(r.value, this.allocate(meta, day));
+    return true;
+  }
+
+  private allocate(meta: number, day: number): number {
+    if (this.count === this.meta.length) {
+      const grow = (a: Uint32Array | Uint16Array) => {
+        const b = new (a.constructor as Uint32ArrayConstructor)(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.meta = grow(this.meta) as Uint32Array;
+      this.days = grow(this.days) as Uint16Array;
+    }
+    this.meta[this.count] = meta;
+    this.days[this.count] = Number.isFinite(day) ? day : 0;
+    return this.count++;
+  }
+}
+
+const dayToIso = (day: number): string => new Date((day + EPOCH_DAY) * DAY_MS).toISOString();

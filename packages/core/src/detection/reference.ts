@@ -1,0 +1,25 @@
+import type { Brand } from "@svc/intel";
+import type { SourceRef } from "./types.js";
+
+/**
+ * Everything the pure detectors read besides the entity: lists and tables, each with the
+ * version recorded in verdicts. Built once at start-up (see `defaultReference()` in screener.ts).
+ */
+export interface ReferenceData {
+  readonly versions: Readonly<Record<string, string>>;
+  readonly suspiciousTlds: ReadonlyMap<string, { readonly weight: number; readonly rationale: string }>;
+  readonly keywords: ReadonlyMap<string, { readonly weight: number; readonly category: string }>;
+  readonly shorteners: ReadonlySet<string>;
+  readonly disposableEmail: ReadonlySet<string>;
+  readonly freeEmail: ReadonlySet<string>;
+  /** Brand tokens (distinctive only) → brand, for brand names in e-mail local parts. */
+  readonly brandTokens: ReadonlyMap<string, Brand>;
+  /** Official registrable domains → brand (for brands shown in URL userinfo). */
+  readonly officialDomains: ReadonlyMap<string, Brand>;
+  /** Brand-owned domains where anyone can publish (t.me, github.io …): never allowlisted. */
+  readonly userContentDomains: ReadonlySet<string>;
+  /** Addresses that look-alikes imitate (exchange hot wallets, the account's own …). */
+  readonly protectedAddresses: readonly { readonly address: string; readonly label: string }[];
+}
+
+export const source = (ref: ReferenceData, name: string): SourceRef => ({ name, version: ref.versions[name] ?? "unknown" });

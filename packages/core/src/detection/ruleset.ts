@@ -1,0 +1,103 @@
+import type { Family, Severity, SignalCategory, Thresholds } from "./types.js";
+
+/**
+ * The versioned scoring rules. Each finding code has a weight in points (0–100): the risk that
+ * this fact alone indicates. Points combine as independent evidence (noisy-OR) across detector
+ * families, and damped within a family, whose total is capped where a family is only
+ * circumstantial (lexical features alone never reach `high`).
+ *
+ * Weights were first set by hand and then checked (and where the data allowed, refitted) against
+ * the labelled development corpus in tools/eval; see docs/detection.md. Changing any number here
+ * is a new ruleset version, recorded in every verdict and audit record.
+ */
+export interface Rule {
+  readonly points: number;
+  readonly category: SignalCategory;
+  /** Optional fixed severity; otherwise derived from the points actually awarded. */
+  readonly severity?: Severity;
+}
+
+export interface Ruleset {
+  readonly version: string;
+  readonly rules: Readonly<Record<string, Rule>>;
+  /** Highest score a family can contribute on its own (0–100). */
+  readonly familyCaps: Readonly<Partial<Record<Family, number>>>;
+  /** Weight of the 2nd, 3rd… finding of one family relative to the first (correlated evidence). */
+  readonly withinFamilyDamping: number;
+  /** Score ceiling for an entity on an allowlist (official domains stay `low` whatever else fires). */
+  readonly allowlistedCeiling: number;
+  readonly thresholds: Thresholds;
+}
+
+export const RULESET: Ruleset = {
+  version: "2026.11.1",
+  thresholds: { review: 65, block: 85 },
+  withinFamilyDamping: 0.5,
+  allowlistedCeiling: 10,
+  familyCaps: { lexical: 55, network: 40, email: 60, phone: 60, reports: 70, graph: 60, reputation: 80 },
+  rules: {
+    // intel: curated lists
+    "intel.blocklisted": { points: 95, category: "intel", severity: "critical" },
+    "intel.blocklisted_parent": { points: 90, category: "intel", severity: "critical" },
+    "intel.allowlisted": { points: 0, category: "intel", severity: "info" },
+    // impersonation of brands
+    "domain.lookalike_brand": { points: 75, category: "impersonation" },
+    "domain.homograph": { points: 80, category: "impersonation" },
+    "domain.brand_embedding": { points: 80, category: "impersonation" },
+    "domain.combosquatting": { points: 70, category: "impersonation" },
+    "domain.brand_in_subdomain": { points: 55, category: "impersonation" },
+    "domain.brand_in_name": { points: 45, category: "impersonation" },
+    // lexical features of hosts and URLs
+    "domain.suspicious_tld": { points: 28, category: "lexical" },
+    "domain.risky_keyword": { points: 22, category: "lexical" },
+    "domain.many_hyphens": { points: 12, category: "lexical" },
+    "domain.many_digits": { points: 10, category: "lexical" },
+    "domain.deep_subdomains": { points: 12, category: "lexical" },
+    "domain.long_name": { points: 8, category: "lexical" },
+    "domain.high_entropy": { points: 15, category: "lexical" },
+    "domain.punycode": { points: 15, category: "lexical" },
+    "entity.hidden_characters": { points: 40, category: "lexical" },
+    "url.ip_literal_host": { points: 35, category: "lexical" },
+    "url.ip_obfuscated": { points: 50, category: "lexical" },
+    "url.userinfo_deception": { points: 55, category: "lexical" },
+    "url.userinfo_brand": { points: 80, category: "impersonation" },
+    "url.shortener": { points: 20, category: "lexical" },
+    "url.nonstandard_port": { points: 10, category: "lexical" },
+    "url.risky_path_keyword": { points: 12, category: "lexical" },
+    // wallets
+    "wallet.invalid_checksum": { points: 35, category: "wallet" },
+    "wallet.address_poisoning": { points: 80, category: "wallet" },
+    // e-mail
+    "email.disposable": { points: 45, category: "email" },
+    "email.free_mail": { points: 5, category: "email", severity: "info" },
+    "email.brand_on_free_mail": { points: 55, category: "email" },
+    "email.brand_local_part": { points: 35, category: "email" },
+    // network
+    "ip.non_public": { points: 25, category: "network" },
+    // phone
+    "phone.invalid": { points: 40, category: "phone" },
+    "phone.premium_rate": { points: 55, category: "phone" },
+    "phone.shared_cost": { points: 30, category: "phone" },
+    "phone.voip": { points: 20, category: "phone" },
+    // social accounts
+    "social.official_handle": { points: 0, category: "social", severity: "info" },
+    "social.handle_lookalike": { points: 70, category: "social" },
+    "social.impersonation_decoration": { points: 75, category: "social" },
+    // community and graph
+    "reports.community": { points: 60, category: "reports" },
+    "reports.disputed": { points: 0, category: "reports", severity: "info" },
+    "graph.linked_to_bad": { points: 55, category: "graph" },
+    // coverage notes
+    "coverage.nothing_known": { points: 0, category: "coverage", severity: "info" },
+    "coverage.source_unavailable": { points: 0, category: "coverage", severity: "info" },
+  },
+};
+
+/** Points to severity, for rules without a fixed severity. */
+export function severityFor(points: number): Severity {
+  if (points >= 85) return "critical";
+  if (points >= 65) return "high";
+  if (points >= 30) return "medium";
+  if (points > 0) return "low";
+  return "info";
+}

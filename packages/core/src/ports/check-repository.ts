@@ -1,0 +1,65 @@
+import type { AuditRecord, Channel, NewAuditRecord } from "../audit/audit-record.js";
+import type { ChainVerification } from "../audit/record-hash.js";
+import type { Confidence, RiskLevel } from "../detection/types.js";
+import type { EntityType } from "../entities/types.js";
+
+/** Filters shared by history and export. */
+export interface CheckFilters {
+  readonly type?: EntityType;
+  readonly risk_level?: RiskLevel;
+  /** Inclusive lower bound on `created_at`. */
+  readonly since?: Date;
+  /** Exclusive upper bound on `created_at`. */
+  readonly until?: Date;
+}
+
+export interface HistoryQuery extends CheckFilters {
+  /** 1..100 (larger values are clamped); default 50. */
+  readonly limit?: number;
+  /** `next_cursor` of the previous page. */
+  readonly cursor?: string | null;
+}
+
+/** One line of an account's history: enough to list it; the full record is `get`. */
+export interface HistoryItem {
+  readonly id: string;
+  readonly entity: { readonly type: EntityType; readonly value: string; readonly id: string };
+  readonly risk_score: number;
+  readonly risk_level: RiskLevel;
+  readonly confidence: Confidence;
+  readonly channel: Channel;
+  readonly evaluated_at: string;
+  readonly created_at: string;
+}
+
+export interface HistoryPage {
+  /** Newest first (by `created_at`, then `id`). */
+  readonly items: readonly HistoryItem[];
+  /** Null on the last page. */
+  readonly next_cursor: string | null;
+}
+
+export interface ExportOptions extends CheckFilters {
+  /** Rows read per round trip; memory stays bounded by it. Default 500. */
+  readonly batchSize?: number;
+}
+
+/**
+ * The audit trail of checks. Every account's records form one hash chain, in the order the
+ * store accepted them, whatever the concurrency of the callers.
+ */
+export interface CheckRepository {
+  /**
+   * Stores a record and chains it to the account's previous one (`prev_hash`, `record_hash`),
+   * atomically per account. Rejects a duplicate id. Returns the record as stored.
+   */
+  save(record: NewAuditRecord): Promise<AuditRecord>;
+  /** The record, or null when it does not exist or belongs to another account. */
+  get(accountId: string, checkId: string): Promise<AuditRecord | null>;
+  /** Keyset-paginated, newest first. Throws `InvalidCursorError` for a cursor it did not issue. */
+  history(accountId: string, query?: HistoryQuery): Promise<HistoryPage>;
+  /** Every matching record, oldest first, read in batches by keyset (constant memory). */
+  exportRows(accountId: string, options?: ExportOptions): AsyncIterable<AuditRecord>;
+  /** Re-hashes the account's chain in order; detects edited, removed and reordered records. */
+  verifyChain(accountId: string): Promise<ChainVerification>;
+}

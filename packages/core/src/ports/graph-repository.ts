@@ -1,0 +1,72 @@
+import type { RiskLevel } from "../detection/types.js";
+import type { EntityType } from "../entities/types.js";
+import type { GraphProximitySource } from "./evidence.js";
+
+export interface GraphNode {
+  /** The entity id, `type:value`. */
+  readonly id: string;
+  readonly type: EntityType;
+  readonly value: string;
+  readonly risk_score: number | null;
+  readonly risk_level: RiskLevel | null;
+}
+
+export interface NewGraphNode {
+  readonly id: string;
+  readonly type: EntityType;
+  readonly value: string;
+  /** Left unchanged when absent; cleared when null. */
+  readonly risk_score?: number | null;
+  readonly risk_level?: RiskLevel | null;
+}
+
+export interface GraphEdge {
+  readonly from: string;
+  readonly to: string;
+  /** e.g. `resolves_to`, `redirects_to`, `sent_funds`, `reported_with`. */
+  readonly relation: string;
+  readonly weight: number;
+  readonly source: string;
+  readonly first_seen: string;
+  readonly last_seen: string;
+}
+
+/** An observation of an edge: a new edge starts at `seen_at`; a known one moves `last_seen` forward. */
+export interface NewGraphEdge {
+  readonly from: string;
+  readonly to: string;
+  readonly relation: string;
+  readonly weight: number;
+  readonly source: string;
+  readonly seen_at: Date;
+}
+
+export interface WalkOptions {
+  /** Hops from the root, 1..4 (clamped); default 2. */
+  readonly depth?: number;
+  /** Nodes returned, root included, 1..500 (clamped); default 100. */
+  readonly maxNodes?: number;
+  /** Follow only edges of this relation. */
+  readonly relation?: string;
+}
+
+export interface GraphWalk {
+  readonly root: GraphNode;
+  /** Breadth-first: by depth (root at 0), then id. */
+  readonly nodes: readonly (GraphNode & { readonly depth: number })[];
+  /** Edges between returned nodes (of `relation`, when given). */
+  readonly edges: readonly GraphEdge[];
+  /** True when a node or edge cap cut the result. */
+  readonly truncated: boolean;
+}
+
+/**
+ * The entity graph. Edges are directed as observed but walked in both directions.
+ * `badNeighbours` finds entities with a risk score of 65 or more (level high or worse).
+ */
+export interface GraphRepository extends GraphProximitySource {
+  upsertNodes(nodes: readonly NewGraphNode[]): Promise<void>;
+  /** Creates missing endpoint nodes (type and value read from the id) without a risk. */
+  upsertEdges(edges: readonly NewGraphEdge[]): Promise<void>;
+  walk(rootId: string, options?: WalkOptions): Promise<GraphWalk>;
+}

@@ -1,0 +1,41 @@
+import { ENTITY_TYPES, type EntityType } from "../entities/types.js";
+
+/**
+ * Limits and constants the storage ports promise, shared by every implementation so that the
+ * in-memory fakes and the database adapters answer alike.
+ */
+export const HISTORY_LIMIT = { default: 50, max: 100 } as const;
+export const EXPORT_BATCH = { default: 500, max: 5_000 } as const;
+export const WALK_DEPTH = { default: 2, max: 4 } as const;
+export const WALK_NODES = { default: 100, max: 500 } as const;
+/** Edges returned by one walk at most (dense neighbourhoods); more sets `truncated`. */
+export const WALK_MAX_EDGES = 2_000;
+/** Risk score from which a graph node counts as bad for `badNeighbours` (level high). */
+export const BAD_NEIGHBOUR_SCORE = 65;
+/** Paths `badNeighbours` returns at most. */
+export const BAD_NEIGHBOUR_PATHS = 10;
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/** A report's weight halves every 30 days. */
+export const REPORT_HALF_LIFE_DAYS = 30;
+/** Trust of a reporter nobody has rated yet: a few unknown reporters must not outweigh one trusted one. */
+export const DEFAULT_REPORTER_TRUST = 0.3;
+
+/** An integer in [min, max], or the default when absent or not a number. */
+export function clampInt(value: number | undefined, min: number, max: number, fallback: number): number {
+  if (value === undefined || !Number.isFinite(value)) return fallback;
+  return Math.min(max, Math.max(min, Math.trunc(value)));
+}
+
+/** Decayed weight of one report. A report dated in the future counts as new. */
+export function reportWeight(trust: number, reportedAt: Date, now: Date): number {
+  const ageDays = Math.max(0, (now.getTime() - reportedAt.getTime()) / 86_400_000);
+  return trust * 0.5 ** (ageDays / REPORT_HALF_LIFE_DAYS);
+}
+
+/** `type:value` → its parts; null when the type is not one of ours. */
+export function splitEntityId(id: string): { type: EntityType; value: string } | null {
+  const colon = id.indexOf(":");
+  if (colon <= 0) return null;
+  const type = id.slice(0, colon) as EntityType;
+  return ENTITY_TYPES.includes(type) && colon < id.length - 1 ? { type, value: id.slice(colon + 1) } : null;
+}

@@ -1,0 +1,123 @@
+import { brands, confusables, dataVersions, disposableEmailDomains, freeEmailDomains, riskyKeywords, shortenerDomains, suspiciousTlds, type Brand } from "@svc/intel";
+import { buildImpersonationIndex, type ImpersonationIndex } from "./detection/impersonation/index.js";
+import { InMemoryIntelIndex } from "./detection/intel-index.js";
+import type { ReferenceData } from "./detection/reference.js";
+import type { Thresholds } from "./detection/types.js";
+import type { Clock, IdGenerator } from "./ports/evidence.js";
+import type { IntelRecord, IntelStore } from "./ports/intel.js";
+import { screenBatch, type BatchItem } from "./use-cases/screen-batch.js";
+import { screenEntity, type ScreeningDeps, type ScreenResult } from "./use-cases/screen-entity.js";
+
+/**
+ * The embedded library's composition root: the one place in the core that defaults to the
+ * system clock and random ids (decision 0004). Everything below it takes them as arguments.
+ */
+export const systemClock: Clock = { now: () => new Date() };
+
+const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
+/** Time-ordered ids: 10 characters of milliseconds, then 16 random ones (ULID layout). */
+export const randomIds = (clock: Clock = systemClock): IdGenerator => ({
+  next(prefix: string): string {
+    let t = clock.now().getTime();
+    let time = "";
+    for (let i = 0; i < 10; i++) {
+      time = CROCKFORD[t % 32] + time;
+      t = Math.floor(t / 32);
+    }
+    const bytes = new Uint8Array(16);
+    globalThis.crypto.getRandomValues(bytes);
+    let rand = "";
+    for (const b of bytes) rand += CROCKFORD[b % 32];
+    return `${prefix}_${time}${rand}`;
+  },
+});
+
+let cachedReference: ReferenceData | null = null;
+let cachedImpersonation: ImpersonationIndex | null = null;
+
+/** The bundled reference data (from @svc/intel), built once per process. */
+export function defaultReference(): ReferenceData {
+  if (cachedReference) return cachedReference;
+  const brandTokens = new Map<string, Brand>();
+  for (const b of brands) for (const t of b.tokens) if (!b.shortTokens.includes(t) && t.length >= 4) brandTokens.set(t, b);
+  cachedReference = {
+    versions: { ...dataVersions, "svc-lists": dataVersions.brands ?? "unknown", "protected-addresses": dataVersions.brands ?? "unknown" },
+    suspiciousTlds: new Map(suspiciousTlds.map((t) => [t.tld, { weight: t.weight, rationale: t.rationale }])),
+    keywords: new Map(riskyKeywords.map((k) => [k.keyword, { weight: k.weight, category: k.category }])),
+    shorteners: shortenerDomains,
+    disposableEmail: disposableEmailDomains,
+    freeEmail: freeEmailDomains,
+    brandTokens,
+    userContentDomains: new Set(brands.flatMap((b) => b.userContentDomains)),
+    officialDomains: new Map(brands.flatMap((b) => b.officialDomains.map((d) => [d, b] as const))),
+    protectedAddresses: [],
+  };
+  return cachedReference;
+}
+
+export function defaultImpersonationIndex(): ImpersonationIndex {
+  cachedImpersonation ??= buildImpersonationIndex(brands, confusables);
+  return cachedImpersonation;
+}
+
+/** Allow records for every brand's official domains and handles: official entities stay `low`. */
+export function officialIntel(): IntelRecord[] {
+  const out: IntelRecord[] = [];
+  for (const b of brands) {
+    for (const d of b.officialDomains) out.push({ type: "domain", value: d, list: "allow", label: `official domain of ${b.name}`, source: "svc-brands" });
+    for (const [platform, handles] of Object.entries(b.officialHandles)) {
+      const at = ["x", "telegram", "tiktok", "youtube"].includes(platform) ? "@" : "";
+      for (const h of handles) out.push({ type: "social_account", value: `${platform}:${at}${h}`, list: "allow", label: `official ${platform} account of ${b.name}`, source: "svc-brands" });
+    }
+  }
+  return out;
+}
+
+export interface ScreenerOptions {
+  /** Extra curated records (allow or block); the brands' official domains are always allowed. */
+  readonly intel?: Iterable<IntelRecord> | IntelStore;
+  readonly protectedAddresses?: readonly { readonly address: string; readonly label: string }[];
+  readonly thresholds?: Thresholds;
+  readonly clock?: Clock;
+  readonly ids?: IdGenerator;
+  /** Ports for live evidence; absent ports are simply not consulted. */
+  readonly deps?: Partial<Pick<ScreeningDeps, "reports" | "graph" | "recentAddresses" | "providers" | "sourceTimeoutMs" | "ruleset">>;
+}
+
+export interface Screener {
+  screen(entityValue: string, options?: { type?: string }): Promise<ScreenResult>;
+  screenBatch(values: readonly (string | { entity_value: string; type?: string })[]): Promise<readonly BatchItem[]>;
+  readonly deps: ScreeningDeps;
+}
+
+const isStore = (x: unknown): x is IntelStore => typeof (x as IntelStore | undefined)?.lookup === "function";
+
+/**
+ * Screening in-process with the bundled reference data: no database, no server.
+ *
+ * ```ts
+ * const screener = createScreener();
+ * const r = await screener.screen("paypa1.com");
+ * if (r.ok) console.log(r.verdict.risk_level, r.verdict.signals[0]?.message);
+ * ```
+ */
+export function createScreener(options: ScreenerOptions = {}): Screener {
+  const clock = options.clock ?? systemClock;
+  let intel: IntelStore;
+  if (isStore(options.intel)) {
+    intel = options.intel;
+  } else {
+    const index = InMemoryIntelIndex.from(officialIntel());
+    if (options.intel) index.addAll(options.intel);
+    intel = index;
+  }
+  const base = defaultReference();
+  const reference = options.protectedAddresses ? { ...base, protectedAddresses: options.protectedAddresses } : base;
+  const deps: ScreeningDeps = { reference, impersonation: defaultImpersonationIndex(), intel, clock, ids: options.ids ?? randomIds(clock), ...options.deps };
+  const thresholds = options.thresholds ? { thresholds: options.thresholds } : {};
+  return {
+    deps,
+    screen: (entityValue, o = {}) => screenEntity(o.type === undefined ? { entity_value: entityValue } : { entity_value: entityValue, type: o.type }, deps, thresholds),
+    screenBatch: (values) => screenBatch(values.map((v) => (typeof v === "string" ? { entity_value: v } : v)), deps, thresholds),
+  };
+}

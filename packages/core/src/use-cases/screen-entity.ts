@@ -1,0 +1,206 @@
+import { parseEntity } from "../entities/parse-entity.js";
+import type { Entity, EntityError, EntityType } from "../entities/types.js";
+import { graphFindings, reportFindings } from "../detection/detectors/community.js";
+import { emailFindings } from "../detection/detectors/email.js";
+import { intelFindings } from "../detection/detectors/intel.js";
+import { lexicalFindings } from "../detection/detectors/lexical.js";
+import { networkFindings } from "../detection/detectors/network.js";
+import { phoneFindings } from "../detection/detectors/phone.js";
+import { walletFindings } from "../detection/detectors/wallet.js";
+import { detectHandleImpersonation, detectImpersonation, type ImpersonationIndex } from "../detection/impersonation/index.js";
+import type { ReferenceData } from "../detection/reference.js";
+import { RULESET, type Ruleset } from "../detection/ruleset.js";
+import { scoreFindings } from "../detection/scoring.js";
+import { DISCLAIMER, type Family, type Finding, type Thresholds, type Verdict } from "../detection/types.js";
+import type { Clock, GraphPath, GraphProximitySource, IdGenerator, RecentAddressSource, ReportEvidence, ReportEvidenceSource, ReputationProvider } from "../ports/evidence.js";
+import type { IntelMatch, IntelStore } from "../ports/intel.js";
+
+export interface ScreeningDeps {
+  readonly reference: ReferenceData;
+  readonly impersonation: ImpersonationIndex;
+  readonly intel: IntelStore;
+  readonly reports?: ReportEvidenceSource;
+  readonly graph?: GraphProximitySource;
+  readonly recentAddresses?: RecentAddressSource;
+  readonly providers?: readonly ReputationProvider[];
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly ruleset?: Ruleset;
+  /** Per outside source; a source slower than this is reported unavailable, never "clean". */
+  readonly sourceTimeoutMs?: number;
+}
+
+export interface ScreenRequest {
+  readonly entity_value: unknown;
+  readonly type?: EntityType | string;
+}
+
+export interface SourceOutcome {
+  readonly source: string;
+  readonly status: "ok" | "unavailable" | "error";
+  readonly ms: number;
+  readonly reason?: string;
+}
+
+export interface Screened {
+  readonly ok: true;
+  readonly verdict: Verdict;
+  readonly entity: Entity;
+  /** Every finding before scoring, for audit records. */
+  readonly findings: readonly Finding[];
+  readonly source_outcomes: readonly SourceOutcome[];
+  readonly data_versions: Readonly<Record<string, string>>;
+}
+
+export type ScreenResult = Screened | { readonly ok: false; readonly error: EntityError };
+
+const GRAPH_DEPTH = 3;
+const VERDICT_TTL_MS = 24 * 3_600_000;
+const DEFAULT_SOURCE_TIMEOUT_MS = 2_000;
+
+const EXPECTED: Readonly<Record<EntityType, readonly Family[]>> = {
+  domain: ["intel", "impersonation", "lexical", "reports", "graph", "reputation"],
+  url: ["intel", "impersonation", "lexical", "reports", "graph", "reputation"],
+  email: ["intel", "impersonation", "lexical", "email", "reports", "graph", "reputation"],
+  wallet: ["intel", "wallet", "reports", "graph", "reputation"],
+  ip_address: ["intel", "network", "reports", "graph", "reputation"],
+  phone: ["intel", "phone", "reports", "graph", "reputation"],
+  social_account: ["intel", "social", "reports", "graph", "reputation"],
+};
+
+/** Runs one outside (asynchronous) source with a deadline; a failure is an outcome, not an exception. */
+async function consult<T>(name: string, timeoutMs: number, now: () => number, run: (signal: AbortSignal) => Promise<T>): Promise<{ value: T | null; outcome: SourceOutcome }> {
+  const started = now();
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const value = await Promise.race([
+      run(controller.signal),
+      new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          controller.abort();
+          reject(new Error(`timed out after ${timeoutMs} ms`));
+        }, timeoutMs);
+      }),
+    ]);
+    return { value, outcome: { source: name, status: "ok", ms: now() - started } };
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e);
+    return { value: null, outcome: { source: name, status: controller.signal.aborted ? "unavailable" : "error", ms: now() - started, reason } };
+  } finally {
+    if (timer !== undefined) clearTimeout(timer);
+  }
+}
+
+/**
+ * Screens one entity: parse, gather evidence from the ports (intel, reports, graph, outside
+ * providers) with deadlines, run the pure detectors, score. Never throws for bad input; a source
+ * that fails is listed as unavailable and lowers confidence, it is never read as "clean".
+ */
+export async function screenEntity(request: ScreenRequest, deps: ScreeningDeps, options: { thresholds?: Thresholds; id?: string } = {}): Promise<ScreenResult> {
+  const parsed = parseEntity(request.entity_value, request.type === undefined ? {} : { type: request.type });
+  if (!parsed.ok) return parsed;
+  return screenParsed(parsed.entity, deps, options);
+}
+
+export async function screenParsed(entity: Entity, deps: ScreeningDeps, options: { thresholds?: Thresholds; id?: string } = {}): Promise<Screened> {
+  const now = deps.clock.now();
+  const tick = (): number => deps.clock.now().getTime();
+  const timeout = deps.sourceTimeoutMs ?? DEFAULT_SOURCE_TIMEOUT_MS;
+  const ref = deps.reference;
+  const evaluated: string[] = [];
+  const outcomes: SourceOutcome[] = [];
+
+  const [intel, reports, graph, recent, ...provided] = await Promise.all([
+    consult<readonly IntelMatch[]>("intel", timeout, tick, () => deps.intel.lookup(entity)),
+    deps.reports ? consult<ReportEvidence | null>("reports", timeout, tick, () => deps.reports!.forEntity(entity.id, now)) : null,
+    deps.graph ? consult<readonly GraphPath[]>("graph", timeout, tick, () => deps.graph!.badNeighbours(entity.id, GRAPH_DEPTH)) : null,
+    entity.type === "wallet" && deps.recentAddresses
+      ? consult("recent-addresses", timeout, tick, () => deps.recentAddresses!.recent(String(entity.attributes.chain ?? "")))
+      : null,
+    ...(deps.providers ?? []).filter((p) => p.types.includes(entity.type)).map((p) => consult(p.name, timeout, tick, (signal) => p.check(entity.type, entity.value, signal))),
+  ]);
+
+  const findings: Finding[] = [];
+  const take = <T>(r: { value: T | null; outcome: SourceOutcome } | null, family: string, use: (v: T) => Finding[]): void => {
+    if (!r) return;
+    outcomes.push(r.outcome);
+    if (r.outcome.status === "ok") {
+      if (!evaluated.includes(family)) evaluated.push(family);
+      findings.push(...use(r.value as T));
+    }
+  };
+  // Where anyone can publish or get a mailbox, the owner's allowlisting does not vouch for the entity.
+  const userContent = (d: string): boolean => ref.userContentDomains.has(d) || (entity.type === "email" && ref.freeEmail.has(d));
+  take(intel, "intel", (m) => intelFindings(m, userContent));
+  take(reports, "reports", reportFindings);
+  take(graph, "graph", graphFindings);
+  const recentAddresses = recent && recent.outcome.status === "ok" ? (recent.value as { address: string; label: string }[]) : [];
+  if (recent) outcomes.push(recent.outcome);
+  for (const p of provided) take(p, "reputation", (f) => f as Finding[]);
+
+  // The pure detectors: always available.
+  switch (entity.type) {
+    case "domain":
+    case "url":
+    case "email":
+      findings.push(...detectImpersonation(entity, deps.impersonation), ...lexicalFindings(entity, ref));
+      evaluated.push("impersonation", "lexical");
+      if (entity.type === "email") {
+        findings.push(...emailFindings(entity, ref));
+        evaluated.push("email");
+      }
+      break;
+    case "wallet":
+      findings.push(...walletFindings(entity, ref, recentAddresses));
+      evaluated.push("wallet");
+      break;
+    case "ip_address":
+      findings.push(...networkFindings(entity));
+      evaluated.push("network");
+      break;
+    case "phone":
+      findings.push(...phoneFindings(entity));
+      evaluated.push("phone");
+      break;
+    case "social_account":
+      findings.push(...detectHandleImpersonation(entity, deps.impersonation), ...lexicalFindings(entity, ref));
+      evaluated.push("social");
+      break;
+  }
+
+  const unavailable = outcomes.filter((o) => o.status !== "ok").map((o) => ({ source: o.source, reason: o.reason ?? o.status }));
+  for (const u of unavailable) {
+    findings.push({ code: "coverage.source_unavailable", family: "reputation", message: `${u.source} could not be consulted (${u.reason}); this verdict is missing its evidence`, evidence: { source: u.source, reason: u.reason }, source: { name: u.source, version: "n/a" } });
+  }
+  const rs = deps.ruleset ?? RULESET;
+  const risky = findings.some((f) => (rs.rules[f.code]?.points ?? 0) > 0 && (f.strength ?? 1) > 0);
+  const allowlisted = findings.some((f) => f.code === "intel.allowlisted" || f.code === "social.official_handle");
+  if (!risky && !allowlisted) {
+    findings.push({
+      code: "coverage.nothing_known",
+      family: "intel",
+      message: "Nothing known about this entity: no list, report or pattern matched. That is not proof that it is safe.",
+      evidence: { evaluated: [...evaluated] },
+      source: { name: "svc", version: rs.version },
+    });
+  }
+
+  const coverage = { evaluated, unavailable };
+  const score = scoreFindings(findings, { now, coverage, expectedFamilies: EXPECTED[entity.type], ruleset: rs, ...(options.thresholds ? { thresholds: options.thresholds } : {}) });
+  const thresholds = options.thresholds ?? rs.thresholds;
+  const intelVersion = intel.outcome.status === "ok" ? await deps.intel.version().catch(() => "unavailable") : "unavailable";
+  const data_versions = { ...ref.versions, intel: intelVersion };
+  const verdict: Verdict = {
+    id: options.id ?? deps.ids.next("chk"),
+    entity: { type: entity.type, value: entity.value, input: entity.input, id: entity.id },
+    ...score,
+    attributes: entity.attributes,
+    coverage,
+    policy: { ruleset: rs.version, thresholds },
+    evaluated_at: now.toISOString(),
+    expires_at: new Date(now.getTime() + VERDICT_TTL_MS).toISOString(),
+    disclaimer: DISCLAIMER,
+  };
+  return { ok: true, verdict, entity, findings, source_outcomes: outcomes, data_versions };
+}

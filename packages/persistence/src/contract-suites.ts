@@ -1,0 +1,60 @@
+import type { DataSource } from "typeorm";
+// Test-only module (imported by *.test.ts, not exported by the package): the port contract suites live in @svc/testing.
+import {
+  anAuditRecord, uniqueId, accountRepositoryContract, apiKeyRepositoryContract, checkRepositoryContract, graphRepositoryContract,
+  idempotencyStoreContract, intelStoreContract, reportRepositoryContract, usageCounterContract, type CheckTamper,
+} from "@svc/testing";
+import type { Verdict } from "@svc/core";
+import { TypeOrmAccountRepository } from "./repositories/typeorm-account-repository.js";
+import { TypeOrmApiKeyRepository } from "./repositories/typeorm-api-key-repository.js";
+import { TypeOrmCheckRepository } from "./repositories/typeorm-check-repository.js";
+import { TypeOrmGraphRepository } from "./repositories/typeorm-graph-repository.js";
+import { TypeOrmIdempotencyStore } from "./repositories/typeorm-idempotency-store.js";
+import { TypeOrmIntelStore } from "./repositories/typeorm-intel-store.js";
+import { TypeOrmReportRepository } from "./repositories/typeorm-report-repository.js";
+import { TypeOrmUsageCounter } from "./repositories/typeorm-usage-counter.js";
+
+export { anAuditRecord, uniqueId };
+
+/**
+ * Declares every port contract suite against the TypeORM adapters on one shared DataSource
+ * (`ds()` is read when a test starts, after the caller's `beforeAll` opened it). The suites
+ * isolate tests by unique ids, so no truncation is needed between them.
+ */
+export function typeOrmContracts(engine: string, ds: () => DataSource): void {
+  const close = async (): Promise<void> => {};
+  checkRepositoryContract(engine, async () => ({ repo: new TypeOrmCheckRepository(ds()), tamper: sqlTamper(ds()), close }));
+  accountRepositoryContract(engine, async () => ({ repo: new TypeOrmAccountRepository(ds()), close }));
+  apiKeyRepositoryContract(engine, async () => ({ repo: new TypeOrmApiKeyRepository(ds()), accounts: new TypeOrmAccountRepository(ds()), close }));
+  idempotencyStoreContract(engine, async () => ({ store: new TypeOrmIdempotencyStore(ds()), close }));
+  usageCounterContract(engine, async () => ({ counter: new TypeOrmUsageCounter(ds()), close }));
+  reportRepositoryContract(engine, async () => ({ repo: new TypeOrmReportRepository(ds()), close }));
+  graphRepositoryContract(engine, async () => ({ repo: new TypeOrmGraphRepository(ds()), close }));
+  intelStoreContract(engine, async () => ({ store: new TypeOrmIntelStore(ds()), close }));
+}
+
+/** What someone with write access to the table could do. */
+function sqlTamper(ds: DataSource): CheckTamper {
+  return {
+    async setVerdict(accountId: string, checkId: string, change: (v: Verdict) => Verdict): Promise<void> {
+      const [row] = (await ds.query(`SELECT verdict FROM checks WHERE account_id = $1 AND id = $2`, [accountId, checkId])) as { verdict: Verdict }[];
+      if (!row) throw new Error(`no check ${checkId}`);
+      await ds.query(`UPDATE checks SET verdict = $3::jsonb WHERE account_id = $1 AND id = $2`, [accountId, checkId, JSON.stringify(change(row.verdict))]);
+    },
+    async remove(accountId: string, checkId: string): Promise<void> {
+      await ds.query(`DELETE FROM checks WHERE account_id = $1 AND id = $2`, [accountId, checkId]);
+    },
+    async swap(accountId: string, a: string, b: string): Promise<void> {
+      await ds.transaction(async (m) => {
+        const rows = (await m.query(`SELECT id, seq FROM checks WHERE account_id = $1 AND id IN ($2, $3)`, [accountId, a, b])) as { id: string; seq: number }[];
+        const seqA = rows.find((r) => r.id === a)?.seq;
+        const seqB = rows.find((r) => r.id === b)?.seq;
+        if (seqA === undefined || seqB === undefined) throw new Error("no such checks");
+        // Through a free value: the (account_id, seq) unique constraint is checked row by row.
+        await m.query(`UPDATE checks SET seq = -1 WHERE account_id = $1 AND id = $2`, [accountId, a]);
+        await m.query(`UPDATE checks SET seq = $3 WHERE account_id = $1 AND id = $2`, [accountId, b, seqA]);
+        await m.query(`UPDATE checks SET seq = $3 WHERE account_id = $1 AND id = $2`, [accountId, a, seqB]);
+      });
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import { mkdir } from "node:fs/promises";
+import { PGlite } from "@electric-sql/pglite";
+import { DataSource, type LoggerOptions } from "typeorm";
+import { ENTITIES } from "./entities/index.js";
+import { MIGRATIONS } from "./migrations/index.js";
+import { pgliteDriver } from "./pglite-driver.js";
+
+export interface DataSourceConfig {
+  /** PostgreSQL connection string (`DATABASE_URL`): server mode. */
+  readonly url?: string;
+  /** Embedded PGlite data directory when no `url`; in memory when absent or `memory://`. */
+  readonly dataDir?: string;
+  /** PostgreSQL connections per process (server mode); default 10. */
+  readonly poolSize?: number;
+  readonly logging?: LoggerOptions;
+}
+
+/**
+ * A TypeORM DataSource (not yet initialised) on PostgreSQL when `url` is given, else on embedded
+ * PGlite. Both run the same migrations on `initialize()`. Extensions are never installed:
+ * `gen_random_uuid()` is core since PostgreSQL 13 and PGlite ships no uuid-ossp.
+ */
+export function createDataSource(config: DataSourceConfig = {}): DataSource {
+  const common = {
+    type: "postgres" as const,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsRun: true,
+    synchronize: false,
+    installExtensions: false,
+    uuidExtension: "pgcrypto" as const,
+    logging: config.logging ?? false,
+  };
+  if (config.url) return new DataSource({ ...common, url: config.url, poolSize: config.poolSize ?? 10 });
+  const dataDir = config.dataDir === undefined || config.dataDir === "memory://" ? undefined : config.dataDir;
+  const open = async (): Promise<PGlite> => {
+    if (dataDir === undefined) return PGlite.create();
+    // PGlite creates the directory itself but not its parents (SVC_DATA_DIR may be nested).
+    await mkdir(dataDir, { recursive: true });
+    return PGlite.create({ dataDir });
+  };
+  return new DataSource({ ...common, driver: pgliteDriver(open) });
+}
+
+/** `createDataSource` and `initialize()` (which migrates). */
+export async function openDataSource(config: DataSourceConfig = {}): Promise<DataSource> {
+  return createDataSource(config).initialize();
+}

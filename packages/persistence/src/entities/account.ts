@@ -1,0 +1,50 @@
+import { EntitySchema } from "typeorm";
+import type { Plan } from "@svc/core";
+import { idText, text, timestamptz } from "./columns.js";
+
+export interface AccountRow {
+  id: string;
+  name: string;
+  plan: Plan;
+  created_at: Date;
+}
+
+export const AccountEntity = new EntitySchema<AccountRow>({
+  name: "Account",
+  tableName: "accounts",
+  columns: {
+    id: idText({ primary: true }),
+    name: text(),
+    plan: text(),
+    created_at: timestamptz(),
+  },
+  checks: [{ name: "accounts_plan_check", expression: `"plan" IN ('free', 'starter', 'pro')` }],
+});
+
+export interface ApiKeyRow {
+  id: string;
+  account_id: string;
+  key_hash: string;
+  prefix: string;
+  plan: Plan | null;
+  created_at: Date;
+  revoked_at: Date | null;
+}
+
+export const ApiKeyEntity = new EntitySchema<ApiKeyRow>({
+  name: "ApiKey",
+  tableName: "api_keys",
+  columns: {
+    id: idText({ primary: true }),
+    account_id: idText(),
+    key_hash: idText(),
+    prefix: text(),
+    plan: text({ nullable: true }),
+    created_at: timestamptz(),
+    revoked_at: timestamptz({ nullable: true }),
+  },
+  uniques: [{ name: "api_keys_key_hash_key", columns: ["key_hash"] }],
+  foreignKeys: [{ name: "api_keys_account_fk", target: "Account", columnNames: ["account_id"], referencedColumnNames: ["id"], onDelete: "CASCADE" }],
+  indices: [{ name: "api_keys_account_idx", columns: ["account_id", "created_at"], synchronize: false }],
+  checks: [{ name: "api_keys_plan_check", expression: `"plan" IS NULL OR "plan" IN ('free', 'starter', 'pro')` }],
+});

@@ -1,0 +1,79 @@
+import { EntitySchema } from "typeorm";
+import type { AuditSourceOutcome, Channel, Confidence, Entity, EntityType, RiskLevel, Verdict } from "@svc/core";
+import { idText, integer, jsonb, text, timestamptz } from "./columns.js";
+
+/**
+ * One audit record. The record itself lives in the jsonb and key columns; `entity_*`,
+ * `risk_*`, `confidence` and `channel` repeat parts of it so history can filter and list
+ * without reading the jsonb. `seq` is the record's place in the account's hash chain.
+ */
+export interface CheckRow {
+  id: string;
+  account_id: string;
+  seq: number;
+  created_at: Date;
+  entity_type: EntityType;
+  entity_value: string;
+  entity_id: string;
+  risk_score: number;
+  risk_level: RiskLevel;
+  confidence: Confidence;
+  channel: Channel;
+  actor_key_id: string | null;
+  request: { entity_value: string; type?: EntityType };
+  entity: Entity;
+  verdict: Verdict;
+  source_outcomes: AuditSourceOutcome[];
+  ruleset: string;
+  data_versions: Record<string, string>;
+  prev_hash: string | null;
+  record_hash: string;
+}
+
+export const CheckEntity = new EntitySchema<CheckRow>({
+  name: "Check",
+  tableName: "checks",
+  columns: {
+    id: idText({ primary: true }),
+    account_id: idText(),
+    seq: integer(),
+    created_at: timestamptz(),
+    entity_type: text(),
+    entity_value: text(),
+    entity_id: text(),
+    risk_score: integer(),
+    risk_level: text(),
+    confidence: text(),
+    channel: text(),
+    actor_key_id: text({ nullable: true }),
+    request: jsonb(),
+    entity: jsonb(),
+    verdict: jsonb(),
+    source_outcomes: jsonb(),
+    ruleset: text(),
+    data_versions: jsonb(),
+    prev_hash: text({ nullable: true }),
+    record_hash: text(),
+  },
+  uniques: [{ name: "checks_account_seq_key", columns: ["account_id", "seq"] }],
+  // Created by the migration as (account_id, created_at DESC, id DESC): history reads it forwards, export backwards.
+  indices: [{ name: "checks_account_created_idx", columns: ["account_id", "created_at", "id"], synchronize: false }],
+});
+
+/** The end of an account's chain; its row lock serialises saves for that account. */
+export interface ChainHeadRow {
+  account_id: string;
+  seq: number;
+  last_hash: string | null;
+}
+
+export const ChainHeadEntity = new EntitySchema<ChainHeadRow>({
+  name: "CheckChainHead",
+  tableName: "check_chain_heads",
+  columns: {
+    account_id: idText({ primary: true }),
+    seq: integer(),
+    last_hash: text({ nullable: true }),
+  },
+});
+

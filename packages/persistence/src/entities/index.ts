@@ -1,0 +1,12 @@
+import { AccountEntity, ApiKeyEntity } from "./account.js";
+import { ChainHeadEntity, CheckEntity } from "./check.js";
+import { GraphEdgeEntity, GraphNodeEntity } from "./graph.js";
+import { IdempotencyEntity } from "./idempotency.js";
+import { UsageEntity } from "./usage.js";
+import { IntelEntity } from "./intel.js";
+import { ReportEntity, ReporterEntity } from "./report.js";
+
+export const ENTITIES = [
+  AccountEntity, ApiKeyEntity, CheckEntity, ChainHeadEntity, IdempotencyEntity, UsageEntity,
+  ReportEntity, ReporterEntity, GraphNodeEntity, GraphEdgeEntity, IntelEntity,
+];

@@ -1,0 +1,12 @@
+export { createDataSource, openDataSource, type DataSourceConfig } from "./data-source.js";
+export { pgliteDriver, PglitePool, PgliteSession, type PgLikeResult } from "./pglite-driver.js";
+export { ENTITIES } from "./entities/index.js";
+export { MIGRATIONS } from "./migrations/index.js";
+export { TypeOrmAccountRepository } from "./repositories/typeorm-account-repository.js";
+export { TypeOrmApiKeyRepository } from "./repositories/typeorm-api-key-repository.js";
+export { TypeOrmCheckRepository } from "./repositories/typeorm-check-repository.js";
+export { TypeOrmIdempotencyStore } from "./repositories/typeorm-idempotency-store.js";
+export { TypeOrmUsageCounter } from "./repositories/typeorm-usage-counter.js";
+export { TypeOrmReportRepository } from "./repositories/typeorm-report-repository.js";
+export { TypeOrmGraphRepository } from "./repositories/typeorm-graph-repository.js";
+export { TypeOrmIntelStore } from "./repositories/typeorm-intel-store.js";

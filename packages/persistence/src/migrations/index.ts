@@ -1,0 +1,4 @@
+import { InitialSchema1795305600000 } from "./1795305600000-initial-schema.js";
+
+/** In order. A new migration is a new class appended here; a released one is never edited. */
+export const MIGRATIONS = [InitialSchema1795305600000];

@@ -1,0 +1,114 @@
+import { EventEmitter } from "node:events";
+import type { PGlite, Results } from "@electric-sql/pglite";
+
+/** What TypeORM's postgres dialect reads from a `pg` query result. */
+export interface PgLikeResult {
+  rows: unknown[];
+  rowCount: number;
+  command: string;
+  fields: { name: string; dataTypeID: number }[];
+}
+type Callback = (err: Error | null, result?: PgLikeResult) => void;
+
+/**
+ * A `pg`-shaped driver over one PGlite instance, for TypeORM's `driver` option.
+ *
+ * PGlite is a single session. A transaction is a sequence of statements on one session, so the
+ * session is lent to one caller at a time (FIFO) until it calls `release()`; otherwise two
+ * transactions interleave their BEGIN/COMMIT and a rolled-back row gets committed. Errors go to
+ * the callback or the promise, never both (an error reported twice becomes an unhandled rejection).
+ * Consequence: `dataSource.query()` inside `dataSource.transaction(m => …)` waits for a session
+ * the transaction holds — a deadlock. Inside a transaction always use its manager `m`.
+ */
+export function pgliteDriver(open: () => Promise<PGlite>): { Pool: new (options?: unknown) => PglitePool } {
+  return { Pool: class extends PglitePool { constructor() { super(open); } } };
+}
+
+export class PgliteSession extends EventEmitter {
+  constructor(private readonly db: PGlite) {
+    super();
+  }
+
+  query(text: string, params?: unknown[] | Callback, callback?: Callback): Promise<PgLikeResult> | undefined {
+    const cb = typeof params === "function" ? params : callback;
+    const values = typeof params === "function" ? undefined : params;
+    const result = run(this.db, text, values);
+    if (!cb) return result;
+    result.then((r) => cb(null, r), (e: unknown) => cb(e instanceof Error ? e : new Error(String(e))));
+    return undefined;
+  }
+}
+
+export class PglitePool extends EventEmitter {
+  private db: Promise<PGlite> | undefined;
+  /** Resolves when the session is free: each borrower chains its own release onto it. */
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(private readonly open: () => Promise<PGlite>) {
+    super();
+  }
+
+  connect(): Promise<PgliteSession & { release: (err?: unknown) => void }>;
+  connect(cb: (err: Error | null, session?: PgliteSession, release?: (err?: unknown) => void) => void): void;
+  connect(cb?: (err: Error | null, session?: PgliteSession, release?: (err?: unknown) => void) => void): unknown {
+    const acquired = this.acquire();
+    if (!cb) return acquired.then(([s, release]) => Object.assign(s, { release }));
+    acquired.then(([s, release]) => cb(null, s, release), (e: unknown) => cb(e instanceof Error ? e : new Error(String(e))));
+    return undefined;
+  }
+
+  /** A one-off statement on a borrowed session (pg's `pool.query`). */
+  async query(text: string, params?: unknown[]): Promise<PgLikeResult> {
+    const [session, release] = await this.acquire();
+    try {
+      return (await session.query(text, params)) as PgLikeResult;
+    } finally {
+      release();
+    }
+  }
+
+  end(cb?: (err?: Error) => void): Promise<void> {
+    const closed = this.tail.then(async () => {
+      const db = this.db;
+      this.db = undefined;
+      if (db) await (await db).close();
+    });
+    if (!cb) return closed;
+    closed.then(() => cb(), (e: unknown) => cb(e instanceof Error ? e : new Error(String(e))));
+    return Promise.resolve();
+  }
+
+  private async acquire(): Promise<[PgliteSession, (err?: unknown) => void]> {
+    let free!: () => void;
+    const held = new Promise<void>((resolve) => (free = resolve));
+    const turn = this.tail;
+    this.tail = turn.then(() => held);
+    await turn;
+    try {
+      this.db ??= this.open();
+      const session = new PgliteSession(await this.db);
+      let released = false;
+      return [session, () => {
+        if (released) return;
+        released = true;
+        free();
+      }];
+    } catch (e) {
+      this.db = undefined;
+      free();
+      throw e;
+    }
+  }
+}
+
+async function run(db: PGlite, text: string, params: unknown[] | undefined): Promise<PgLikeResult> {
+  // Without parameters use the simple protocol, as pg does: it allows several statements.
+  const result: Results | undefined = params && params.length > 0 ? await db.query(text, params) : (await db.exec(text)).at(-1);
+  if (!result) return { rows: [], rowCount: 0, command: "", fields: [] };
+  return {
+    rows: result.rows,
+    rowCount: result.rowCount ?? result.affectedRows ?? result.rows.length,
+    command: result.command ?? "",
+    fields: result.fields,
+  };
+}

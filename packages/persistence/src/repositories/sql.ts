@@ -1,0 +1,15 @@
+import { randomUUID } from "node:crypto";
+
+/** A random id with a type prefix, e.g. `acc_3f2a…` (the caller may bring its own instead). */
+export const newId = (prefix: string): string => `${prefix}_${randomUUID().replaceAll("-", "")}`;
+
+/**
+ * The affected-row count of a raw UPDATE or DELETE run through `manager.query`: TypeORM's
+ * postgres dialect returns `[rows, count]` for those commands.
+ */
+export function affectedOf(raw: unknown): number {
+  return Array.isArray(raw) && typeof raw[1] === "number" ? raw[1] : 0;
+}
+
+export const iso = (d: Date | string): string => (d instanceof Date ? d : new Date(d)).toISOString();
+export const isoOrNull = (d: Date | string | null | undefined): string | null => (d == null ? null : iso(d));

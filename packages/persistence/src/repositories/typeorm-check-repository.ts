@@ -1,0 +1,207 @@
+import type { DataSource } from "typeorm";
+import {
+  EXPORT_BATCH, HISTORY_LIMIT, chainVerifier, clampInt, decodeCursor, encodeCursor, sealRecord,
+  type AuditRecord, type ChainVerification, type CheckFilters, type CheckRepository, type ExportOptions,
+  type HistoryItem, type HistoryPage, type HistoryQuery, type NewAuditRecord,
+} from "@svc/core";
+import { CheckEntity, type CheckRow } from "../entities/check.js";
+import { iso } from "./sql.js";
+
+const VERIFY_BATCH = 1_000;
+const CHECK_COLUMNS = [
+  "id", "account_id", "seq", "created_at", "entity_type", "entity_value", "entity_id", "risk_score", "risk_level",
+  "confidence", "channel", "actor_key_id", "request", "entity", "verdict", "source_outcomes", "ruleset",
+  "data_versions", "prev_hash", "record_hash",
+] as const satisfies readonly (keyof CheckRow)[];
+const JSON_COLUMNS: ReadonlySet<string> = new Set(["request", "entity", "verdict", "source_outcomes", "data_versions"]);
+
+export class TypeOrmCheckRepository implements CheckRepository {
+  constructor(private readonly ds: DataSource) {}
+
+  async save(record: NewAuditRecord): Promise<AuditRecord> {
+    return this.ds.transaction(async (m) => {
+      // Claims the next place in the account's chain. The head row stays locked until commit,
+      // so concurrent saves for one account (from any process) queue here and form one chain.
+      const [head] = (await m.query(
+        `INSERT INTO check_chain_heads (account_id, seq, last_hash) VALUES ($1, 1, NULL)
+         ON CONFLICT (account_id) DO UPDATE SET seq = check_chain_heads.seq + 1
+         RETURNING seq, last_hash`,
+        [record.account_id],
+      )) as { seq: number; last_hash: string | null }[];
+      if (!head) throw new Error("chain head upsert returned no row");
+      const sealed = sealRecord(record, head.last_hash);
+      const row = toRow(sealed, head.seq);
+      await m.query(
+        `INSERT INTO checks (${CHECK_COLUMNS.join(", ")})
+         VALUES (${CHECK_COLUMNS.map((c, i) => `$${i + 1}${JSON_COLUMNS.has(c) ? "::jsonb" : ""}`).join(", ")})`,
+        CHECK_COLUMNS.map((c) => (JSON_COLUMNS.has(c) ? JSON.stringify(row[c]) : row[c])),
+      );
+      await m.query(`UPDATE check_chain_heads SET last_hash = $2 WHERE account_id = $1`, [record.account_id, sealed.record_hash]);
+      return sealed;
+    });
+  }
+
+  async get(accountId: string, checkId: string): Promise<AuditRecord | null> {
+    const row = await this.ds.getRepository(CheckEntity).findOneBy({ id: checkId, account_id: accountId });
+    return row ? toRecord(row) : null;
+  }
+
+  async history(accountId: string, query: HistoryQuery = {}): Promise<HistoryPage> {
+    const limit = clampInt(query.limit, 1, HISTORY_LIMIT.max, HISTORY_LIMIT.default);
+    const where = new Where(accountId).filters(query);
+    if (query.cursor) {
+      const at = decodeCursor(query.cursor);
+      where.add(`(created_at, id) < ($?::timestamptz, $?)`, at.created_at, at.id);
+    }
+    const rows = (await this.ds.manager.query(
+      `SELECT id, entity_type, entity_value, entity_id, risk_score, risk_level, confidence, channel, created_at,
+              verdict->>'evaluated_at' AS evaluated_at
+         FROM checks WHERE ${where.sql()}
+        ORDER BY created_at DESC, id DESC
+        LIMIT ${limit + 1}`,
+      where.params,
+    )) as HistoryRow[];
+    const items = rows.slice(0, limit).map(toHistoryItem);
+    const last = items.at(-1);
+    return { items, next_cursor: rows.length > limit && last ? encodeCursor(last) : null };
+  }
+
+  async *exportRows(accountId: string, options: ExportOptions = {}): AsyncIterable<AuditRecord> {
+    const batch = clampInt(options.batchSize, 1, EXPORT_BATCH.max, EXPORT_BATCH.default);
+    let after: { created_at: Date; id: string } | null = null;
+    for (;;) {
+      const where = new Where(accountId).filters(options);
+      if (after) where.add(`(created_at, id) > ($?::timestamptz, $?)`, after.created_at, after.id);
+      // One short query per batch: no session or cursor is held while the consumer writes.
+      const rows = (await this.ds.manager.query(
+        `SELECT * FROM checks WHERE ${where.sql()} ORDER BY created_at ASC, id ASC LIMIT ${batch}`,
+        where.params,
+      )) as CheckRow[];
+      for (const row of rows) yield toRecord(row);
+      const last = rows.at(-1);
+      if (rows.length < batch || !last) return;
+      after = { created_at: last.created_at, id: last.id };
+    }
+  }
+
+  async verifyChain(accountId: string): Promise<ChainVerification> {
+    // The head first: every record up to its seq is committed, so saves running meanwhile
+    // (which only add records after it) cannot make an intact chain look broken.
+    const [headRow] = (await this.ds.manager.query(
+      `SELECT seq, last_hash FROM check_chain_heads WHERE account_id = $1`,
+      [accountId],
+    )) as { seq: number; last_hash: string | null }[];
+    const head = headRow ? { count: headRow.seq, last_hash: headRow.last_hash } : { count: 0, last_hash: null };
+    const verifier = chainVerifier();
+    let afterSeq = 0;
+    for (;;) {
+      const rows = (await this.ds.manager.query(
+        `SELECT * FROM checks WHERE account_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT ${VERIFY_BATCH}`,
+        [accountId, afterSeq, head.count],
+      )) as CheckRow[];
+      for (const row of rows) if (!verifier.push(toRecord(row))) return verifier.result(head);
+      const last = rows.at(-1);
+      if (rows.length < VERIFY_BATCH || !last) break;
+      afterSeq = last.seq;
+    }
+    return verifier.result(head);
+  }
+}
+
+interface HistoryRow {
+  id: string;
+  entity_type: HistoryItem["entity"]["type"];
+  entity_value: string;
+  entity_id: string;
+  risk_score: number;
+  risk_level: HistoryItem["risk_level"];
+  confidence: HistoryItem["confidence"];
+  channel: HistoryItem["channel"];
+  created_at: Date;
+  evaluated_at: string | null;
+}
+
+/** A WHERE clause with numbered parameters; `$?` placeholders are numbered as they are added. */
+class Where {
+  readonly params: unknown[] = [];
+  private readonly parts: string[] = [];
+
+  constructor(accountId: string) {
+    this.add(`account_id = $?`, accountId);
+  }
+
+  add(clause: string, ...values: unknown[]): this {
+    let i = 0;
+    this.parts.push(clause.replaceAll("$?", () => `$${this.params.length + ++i}`));
+    this.params.push(...values);
+    return this;
+  }
+
+  filters(f: CheckFilters): this {
+    if (f.type) this.add(`entity_type = $?`, f.type);
+    if (f.risk_level) this.add(`risk_level = $?`, f.risk_level);
+    if (f.since) this.add(`created_at >= $?::timestamptz`, f.since);
+    if (f.until) this.add(`created_at < $?::timestamptz`, f.until);
+    return this;
+  }
+
+  sql(): string {
+    return this.parts.join(" AND ");
+  }
+}
+
+function toRow(r: AuditRecord, seq: number): CheckRow {
+  return {
+    id: r.id,
+    account_id: r.account_id,
+    seq,
+    created_at: new Date(r.created_at),
+    entity_type: r.entity.type,
+    entity_value: r.entity.value,
+    entity_id: r.entity.id,
+    risk_score: r.verdict.risk_score,
+    risk_level: r.verdict.risk_level,
+    confidence: r.verdict.confidence,
+    channel: r.actor.channel,
+    actor_key_id: r.actor.key_id,
+    request: r.request,
+    entity: r.entity,
+    verdict: r.verdict,
+    source_outcomes: [...r.source_outcomes],
+    ruleset: r.ruleset,
+    data_versions: { ...r.data_versions },
+    prev_hash: r.prev_hash,
+    record_hash: r.record_hash,
+  };
+}
+
+function toRecord(row: CheckRow): AuditRecord {
+  return {
+    id: row.id,
+    account_id: row.account_id,
+    created_at: iso(row.created_at),
+    request: row.request,
+    entity: row.entity,
+    verdict: row.verdict,
+    source_outcomes: row.source_outcomes,
+    ruleset: row.ruleset,
+    data_versions: row.data_versions,
+    actor: { key_id: row.actor_key_id, channel: row.channel },
+    prev_hash: row.prev_hash,
+    record_hash: row.record_hash,
+  };
+}
+
+function toHistoryItem(row: HistoryRow): HistoryItem {
+  const created = iso(row.created_at);
+  return {
+    id: row.id,
+    entity: { type: row.entity_type, value: row.entity_value, id: row.entity_id },
+    risk_score: row.risk_score,
+    risk_level: row.risk_level,
+    confidence: row.confidence,
+    channel: row.channel,
+    evaluated_at: row.evaluated_at ?? created,
+    created_at: created,
+  };
+}

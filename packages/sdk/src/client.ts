@@ -1,0 +1,140 @@
+import type { z } from "@hono/zod-openapi";
+import type {
+  AuditRecordSchema, BatchResponseSchema, GraphResponseSchema, HistoryResponseSchema, ProblemBody, ReportAcceptedSchema,
+  ReportRequestBody, ScreenRequestBody, VerdictBody,
+} from "@svc/contracts";
+
+export type Verdict = VerdictBody;
+export type BatchResponse = z.infer<typeof BatchResponseSchema>;
+export type History = z.infer<typeof HistoryResponseSchema>;
+export type AuditRecord = z.infer<typeof AuditRecordSchema>;
+export type ReportAccepted = z.infer<typeof ReportAcceptedSchema>;
+export type Graph = z.infer<typeof GraphResponseSchema>;
+
+/** A problem+json answer from the API, as a typed error. */
+export class SvcApiError extends Error {
+  override readonly name = "SvcApiError";
+  constructor(readonly status: number, readonly problem: ProblemBody) {
+    super(`${problem.code}: ${problem.detail}`);
+  }
+  get code(): string {
+    return this.problem.code;
+  }
+}
+
+/** The server could not be reached at all (refused, DNS, timeout). */
+export class SvcUnreachableError extends Error {
+  override readonly name = "SvcUnreachableError";
+}
+
+export interface ClientOptions {
+  readonly baseUrl: string;
+  readonly apiKey: string;
+  /** Retries after 429/503, waiting what Retry-After says (capped by maxRetryDelayMs). */
+  readonly maxRetries?: number;
+  readonly maxRetryDelayMs?: number;
+  readonly timeoutMs?: number;
+  readonly fetch?: typeof fetch;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+type Query = Record<string, string | number | undefined>;
+
+/** Typed client for every /v1 operation. */
+export class SvcClient {
+  private readonly base: string;
+  private readonly doFetch: typeof fetch;
+  private readonly sleep: (ms: number) => Promise<void>;
+
+  constructor(private readonly options: ClientOptions) {
+    let base = options.baseUrl;
+    while (base.endsWith("/")) base = base.slice(0, -1);
+    this.base = base;
+    this.doFetch = options.fetch ?? fetch;
+    this.sleep = options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+  }
+
+  screen(body: ScreenRequestBody, opts: { idempotencyKey?: string } = {}): Promise<Verdict> {
+    return this.json("POST", "/v1/screen", { body, ...opts });
+  }
+  screenBatch(entities: readonly (string | ScreenRequestBody)[]): Promise<BatchResponse> {
+    return this.json("POST", "/v1/screen/batch", { body: { entities } });
+  }
+  history(query: { limit?: number; cursor?: string; type?: string; risk_level?: string; since?: string; until?: string } = {}): Promise<History> {
+    return this.json("GET", "/v1/history", { query });
+  }
+  audit(id: string): Promise<AuditRecord> {
+    return this.json("GET", `/v1/audit/${encodeURIComponent(id)}`);
+  }
+  /** The CSV export as a stream of bytes (constant memory on both sides). */
+  async exportAudit(query: { since?: string; until?: string; type?: string; risk_level?: string } = {}): Promise<ReadableStream<Uint8Array>> {
+    const res = await this.request("GET", "/v1/audit/export", { query });
+    if (!res.body) throw new SvcUnreachableError("empty export response");
+    return res.body;
+  }
+  report(body: ReportRequestBody, opts: { idempotencyKey?: string } = {}): Promise<ReportAccepted> {
+    return this.json("POST", "/v1/report", { body, ...opts });
+  }
+  graph(type: string, value: string, query: { depth?: number; max_nodes?: number; relation?: string } = {}): Promise<Graph> {
+    return this.json("GET", `/v1/graph/${encodeURIComponent(type)}/${encodeURIComponent(value)}`, { query });
+  }
+
+  private async json<T>(method: string, path: string, opts: { body?: unknown; query?: Query; idempotencyKey?: string } = {}): Promise<T> {
+    const res = await this.request(method, path, opts);
+    return (await res.json()) as T;
+  }
+
+  private async request(method: string, path: string, opts: { body?: unknown; query?: Query; idempotencyKey?: string }): Promise<Response> {
+    const url = new URL(this.base + path);
+    for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { "X-API-Key": this.options.apiKey, accept: "application/json" };
+    if (opts.body !== undefined) headers["content-type"] = "application/json";
+    if (opts.idempotencyKey) headers["Idempotency-Key"] = opts.idempotencyKey;
+    const maxRetries = this.options.maxRetries ?? 3;
+    for (let attempt = 0; ; attempt++) {
+      let res: Response;
+      try {
+        res = await this.doFetch(url, {
+          method,
+          headers,
+          ...(opts.body !== undefined ? { body: JSON.stringify(opts.body) } : {}),
+          signal: AbortSignal.timeout(this.options.timeoutMs ?? 30_000),
+        });
+      } catch (e) {
+        throw new SvcUnreachableError(`cannot reach ${this.base}: ${e instanceof Error ? (e.cause instanceof Error ? e.cause.message : e.message) : String(e)}`);
+      }
+      if (res.ok) return res;
+      if ((res.status === 429 || res.status === 503) && attempt < maxRetries) {
+        await res.body?.cancel();
+        await this.sleep(retryDelay(res.headers.get("retry-after"), attempt, this.options.maxRetryDelayMs ?? 60_000));
+        continue;
+      }
+      throw new SvcApiError(res.status, await readProblem(res));
+    }
+  }
+}
+
+/** Retry-After in seconds or as an HTTP date; otherwise exponential back-off. */
+export function retryDelay(header: string | null, attempt: number, cap: number): number {
+  let ms = 500 * 2 ** attempt;
+  if (header) {
+    const secs = Number(header);
+    if (Number.isFinite(secs)) ms = secs * 1000;
+    else {
+      const at = Date.parse(header);
+      if (Number.isFinite(at)) ms = at - Date.now();
+    }
+  }
+  return Math.max(0, Math.min(cap, ms));
+}
+
+async function readProblem(res: Response): Promise<ProblemBody> {
+  const text = await res.text();
+  try {
+    const body = JSON.parse(text) as Partial<ProblemBody>;
+    if (typeof body.code === "string") return body as ProblemBody;
+  } catch {
+    /* not JSON: describe it below */
+  }
+  return { type: "about:blank", title: res.statusText || "HTTP error", status: res.status, detail: text.slice(0, 500) || `HTTP ${res.status}`, code: `http.${res.status}`, request_id: res.headers.get("x-request-id") ?? "unknown", retryable: res.status >= 500 };
+}

@@ -1,0 +1,194 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { AuditRecord, CheckRepository, Verdict } from "@svc/core";
+import { anAuditRecord, uniqueId } from "../audit-builders.js";
+
+/** Edits behind the repository's back, as someone with database access could make them. */
+export interface CheckTamper {
+  setVerdict(accountId: string, checkId: string, change: (v: Verdict) => Verdict): Promise<void>;
+  remove(accountId: string, checkId: string): Promise<void>;
+  /** Exchanges the chain positions of two records. */
+  swap(accountId: string, a: string, b: string): Promise<void>;
+}
+
+export interface CheckRepositoryFixture {
+  readonly repo: CheckRepository;
+  readonly tamper: CheckTamper;
+  close(): Promise<void>;
+}
+
+const at = (minute: number): string => new Date(Date.UTC(2026, 10, 1, 12, minute)).toISOString();
+
+async function collect<T>(it: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const x of it) out.push(x);
+  return out;
+}
+
+/** The behaviour every `CheckRepository` must show; `make` gives a fresh (or isolated) repository. */
+export function checkRepositoryContract(name: string, make: () => Promise<CheckRepositoryFixture>): void {
+  describe(`CheckRepository contract: ${name}`, () => {
+    let f: CheckRepositoryFixture;
+    let account: string;
+    beforeEach(async () => {
+      f = await make();
+      account = uniqueId("acc");
+    });
+    afterEach(async () => {
+      await f.close();
+    });
+
+    const saveMany = async (n: number, acc = account): Promise<AuditRecord[]> => {
+      const out: AuditRecord[] = [];
+      for (let i = 0; i < n; i++) out.push(await f.repo.save(anAuditRecord({ account_id: acc, created_at: at(i) })));
+      return out;
+    };
+
+    it("chains records: the first has no prev_hash, each next one points at the previous hash", async () => {
+      const [a, b, c] = await saveMany(3);
+      expect(a?.prev_hash).toBeNull();
+      expect(a?.record_hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(b?.prev_hash).toBe(a?.record_hash);
+      expect(c?.prev_hash).toBe(b?.record_hash);
+    });
+
+    it("gives back exactly what it stored (so the hash still verifies)", async () => {
+      const input = anAuditRecord({ account_id: account, created_at: "2026-11-01T12:00:00Z", key_id: null, channel: "cli" });
+      const saved = await f.repo.save(input);
+      expect(saved.created_at).toBe("2026-11-01T12:00:00.000Z");
+      expect(saved.verdict).toEqual(input.verdict);
+      expect(await f.repo.get(account, input.id)).toEqual(saved);
+    });
+
+    it("never shows one account's record to another", async () => {
+      const [mine] = await saveMany(1);
+      const other = uniqueId("acc");
+      expect(await f.repo.get(other, mine?.id as string)).toBeNull();
+      expect(await f.repo.get(account, "chk_unknown")).toBeNull();
+      expect((await f.repo.history(other)).items).toEqual([]);
+      expect(await collect(f.repo.exportRows(other))).toEqual([]);
+    });
+
+    it("rejects a duplicate id and leaves the chain intact", async () => {
+      const [first] = await saveMany(1);
+      await expect(f.repo.save(anAuditRecord({ account_id: account, id: first?.id }))).rejects.toThrow();
+      const next = await f.repo.save(anAuditRecord({ account_id: account, created_at: at(5) }));
+      expect(next.prev_hash).toBe(first?.record_hash);
+      expect(await f.repo.verifyChain(account)).toEqual({ ok: true, checked: 2 });
+    });
+
+    it("lists history newest first, ties broken by id, and pages through it without gaps", async () => {
+      const same = at(30);
+      const saved = [
+        await f.repo.save(anAuditRecord({ account_id: account, created_at: at(1), id: uniqueId("chk") })),
+        await f.repo.save(anAuditRecord({ account_id: account, created_at: same, id: "chk_b" + uniqueId("") })),
+        await f.repo.save(anAuditRecord({ account_id: account, created_at: same, id: "chk_a" + uniqueId("") })),
+        await f.repo.save(anAuditRecord({ account_id: account, created_at: same, id: "chk_C" + uniqueId("") })),
+        await f.repo.save(anAuditRecord({ account_id: account, created_at: at(10) })),
+      ];
+      const expected = [...saved]
+        .sort((a, b) => (a.created_at === b.created_at ? (a.id < b.id ? 1 : -1) : a.created_at < b.created_at ? 1 : -1))
+        .map((r) => r.id);
+      const seen: string[] = [];
+      let cursor: string | null = null;
+      let pages = 0;
+      do {
+        const page = await f.repo.history(account, { limit: 2, cursor });
+        expect(page.items.length).toBeLessThanOrEqual(2);
+        seen.push(...page.items.map((i) => i.id));
+        cursor = page.next_cursor;
+        pages++;
+      } while (cursor && pages < 10);
+      expect(seen).toEqual(expected);
+      expect(pages).toBe(3);
+      const full = await f.repo.history(account);
+      expect(full.next_cursor).toBeNull();
+      const top = full.items[0];
+      expect(top).toMatchObject({ risk_level: "low", confidence: "medium", channel: "api" });
+      expect(top?.entity.id).toBe(`domain:${top?.entity.value}`);
+      expect(top?.evaluated_at).toBe(top?.created_at);
+    });
+
+    it("filters history by type, risk level and time range", async () => {
+      await f.repo.save(anAuditRecord({ account_id: account, created_at: at(1), type: "domain", risk_level: "low" }));
+      const url = await f.repo.save(anAuditRecord({ account_id: account, created_at: at(2), type: "url", value: "https://a.example/x", risk_level: "high", risk_score: 70 }));
+      const late = await f.repo.save(anAuditRecord({ account_id: account, created_at: at(3), type: "domain", risk_level: "high", risk_score: 80 }));
+      const ids = async (q: Parameters<CheckRepository["history"]>[1]) => (await f.repo.history(account, q)).items.map((i) => i.id);
+      expect(await ids({ type: "url" })).toEqual([url.id]);
+      expect(await ids({ risk_level: "high" })).toEqual([late.id, url.id]);
+      expect(await ids({ since: new Date(at(2)), until: new Date(at(3)) })).toEqual([url.id]);
+      expect(await ids({ type: "domain", risk_level: "high", since: new Date(at(3)) })).toEqual([late.id]);
+    });
+
+    it("clamps the page size to 1..100 and refuses a cursor it did not issue", async () => {
+      await saveMany(3);
+      expect((await f.repo.history(account, { limit: 0 })).items).toHaveLength(1);
+      expect((await f.repo.history(account, { limit: 1000 })).items).toHaveLength(3);
+      await expect(f.repo.history(account, { cursor: "not-a-cursor" })).rejects.toMatchObject({ code: "history.invalid_cursor" });
+    });
+
+    it("never returns more than 100 items per page", async () => {
+      await Promise.all(Array.from({ length: 101 }, (_, i) => f.repo.save(anAuditRecord({ account_id: account, created_at: at(i % 50) }))));
+      const page = await f.repo.history(account, { limit: 500 });
+      expect(page.items).toHaveLength(100);
+      expect(page.next_cursor).not.toBeNull();
+      const rest = await f.repo.history(account, { limit: 500, cursor: page.next_cursor });
+      expect(rest.items).toHaveLength(1);
+      expect(rest.next_cursor).toBeNull();
+    });
+
+    it("exports every matching record oldest first, across batches", async () => {
+      const saved = await saveMany(5);
+      await saveMany(2, uniqueId("acc"));
+      const all = await collect(f.repo.exportRows(account, { batchSize: 2 }));
+      expect(all.map((r) => r.id)).toEqual(saved.map((r) => r.id));
+      expect(all[0]).toEqual(saved[0]);
+      const some = await collect(f.repo.exportRows(account, { batchSize: 2, since: new Date(at(1)), until: new Date(at(4)) }));
+      expect(some.map((r) => r.id)).toEqual(saved.slice(1, 4).map((r) => r.id));
+      expect(await collect(f.repo.exportRows(account, { risk_level: "critical" }))).toEqual([]);
+    });
+
+    it("verifies an intact chain, and an empty one", async () => {
+      await saveMany(4);
+      expect(await f.repo.verifyChain(account)).toEqual({ ok: true, checked: 4 });
+      expect(await f.repo.verifyChain(uniqueId("acc"))).toEqual({ ok: true, checked: 0 });
+    });
+
+    it("detects an edited verdict", async () => {
+      const [, b] = await saveMany(3);
+      await f.tamper.setVerdict(account, b?.id as string, (v) => ({ ...v, risk_score: 0, risk_level: "low" }));
+      expect(await f.repo.verifyChain(account)).toMatchObject({ ok: false, first_bad_id: b?.id, reason: "record_hash_mismatch" });
+    });
+
+    it("detects a deleted record in the middle", async () => {
+      const [, b, c] = await saveMany(4);
+      await f.tamper.remove(account, b?.id as string);
+      expect(await f.repo.verifyChain(account)).toMatchObject({ ok: false, first_bad_id: c?.id, reason: "prev_hash_mismatch" });
+    });
+
+    it("detects a deleted last record", async () => {
+      const [, , c] = await saveMany(3);
+      await f.tamper.remove(account, c?.id as string);
+      expect(await f.repo.verifyChain(account)).toMatchObject({ ok: false, reason: "head_mismatch" });
+    });
+
+    it("detects reordered records", async () => {
+      const [, b, c] = await saveMany(4);
+      await f.tamper.swap(account, b?.id as string, c?.id as string);
+      expect(await f.repo.verifyChain(account)).toMatchObject({ ok: false, first_bad_id: c?.id, reason: "prev_hash_mismatch" });
+    });
+
+    it("forms one valid chain from 50 concurrent saves", async () => {
+      const saved = await Promise.all(Array.from({ length: 50 }, (_, i) => f.repo.save(anAuditRecord({ account_id: account, created_at: at(i) }))));
+      expect(new Set(saved.map((r) => r.prev_hash)).size).toBe(50);
+      expect(saved.filter((r) => r.prev_hash === null)).toHaveLength(1);
+      expect(await f.repo.verifyChain(account)).toEqual({ ok: true, checked: 50 });
+    });
+
+    it("keeps each account's chain separate when saves interleave", async () => {
+      const other = uniqueId("acc");
+      await Promise.all(Array.from({ length: 10 }, (_, i) => f.repo.save(anAuditRecord({ account_id: i % 2 ? account : other, created_at: at(i) }))));
+      expect(await f.repo.verifyChain(account)).toEqual({ ok: true, checked: 5 });
+      expect(await f.repo.verifyChain(other)).toEqual({ ok: true, checked: 5 });
+    });
+  });
+}

@@ -1,0 +1,110 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { GraphRepository, NewGraphEdge } from "@svc/core";
+import { uniqueId } from "../audit-builders.js";
+
+const T1 = new Date("2026-10-01T00:00:00.000Z");
+const T2 = new Date("2026-11-01T00:00:00.000Z");
+
+export function graphRepositoryContract(name: string, make: () => Promise<{ repo: GraphRepository; close(): Promise<void> }>): void {
+  describe(`GraphRepository contract: ${name}`, () => {
+    let f: { repo: GraphRepository; close(): Promise<void> };
+    /** Entity ids unique to the test, so tests can share a database. */
+    let d: (label: string) => string;
+    const edge = (from: string, to: string, relation = "links_to", seen_at = T1): NewGraphEdge => ({ from, to, relation, weight: 1, source: "test", seen_at });
+    beforeEach(async () => {
+      f = await make();
+      const ns = uniqueId("g").toLowerCase();
+      d = (label) => `domain:${label}.${ns}.example`;
+    });
+    afterEach(async () => {
+      await f.close();
+    });
+
+    it("walks edges in both directions and reports each node's depth", async () => {
+      await f.repo.upsertNodes([{ id: d("a"), type: "domain", value: d("a").slice(7), risk_score: 10, risk_level: "low" }]);
+      await f.repo.upsertEdges([edge(d("a"), d("b")), edge(d("c"), d("a")), edge(d("b"), d("x"))]);
+      const w = await f.repo.walk(d("a"), { depth: 1 });
+      expect(w.root).toEqual({ id: d("a"), type: "domain", value: d("a").slice(7), risk_score: 10, risk_level: "low" });
+      expect(w.nodes.map((n) => [n.id, n.depth])).toEqual([[d("a"), 0], [d("b"), 1], [d("c"), 1]]);
+      expect(w.nodes[1]).toEqual({ id: d("b"), type: "domain", value: d("b").slice(7), risk_score: null, risk_level: null, depth: 1 });
+      expect(w.edges.map((e) => [e.from, e.to])).toEqual([[d("a"), d("b")], [d("c"), d("a")]]);
+      expect(w.truncated).toBe(false);
+      const w2 = await f.repo.walk(d("a"), { depth: 2 });
+      expect(w2.nodes.find((n) => n.id === d("x"))?.depth).toBe(2);
+    });
+
+    it("cuts cycles and gives each node its shortest depth", async () => {
+      await f.repo.upsertEdges([edge(d("a"), d("b")), edge(d("b"), d("c")), edge(d("c"), d("a")), edge(d("c"), d("d")), edge(d("d"), d("a"))]);
+      const w = await f.repo.walk(d("a"), { depth: 4 });
+      expect(w.nodes.map((n) => [n.id, n.depth])).toEqual([[d("a"), 0], [d("b"), 1], [d("c"), 1], [d("d"), 1]]);
+      expect(w.edges).toHaveLength(5);
+    });
+
+    it("stops at the depth asked for, and clamps it to 1..4", async () => {
+      const chain = ["n0", "n1", "n2", "n3", "n4", "n5", "n6"].map(d);
+      await f.repo.upsertEdges(chain.slice(1).map((id, i) => edge(chain[i] as string, id)));
+      expect((await f.repo.walk(chain[0] as string, { depth: 2 })).nodes.map((n) => n.id)).toEqual(chain.slice(0, 3));
+      expect((await f.repo.walk(chain[0] as string, { depth: 9 })).nodes).toHaveLength(5);
+      expect((await f.repo.walk(chain[0] as string, { depth: 0 })).nodes).toHaveLength(2);
+      expect((await f.repo.walk(chain[0] as string, { depth: 2 })).truncated).toBe(false);
+    });
+
+    it("caps the number of nodes, nearest and then smallest ids first, and says so", async () => {
+      const leaves = Array.from({ length: 12 }, (_, i) => d(`leaf${String(i).padStart(2, "0")}`));
+      await f.repo.upsertEdges(leaves.map((l) => edge(d("hub"), l)));
+      const w = await f.repo.walk(d("hub"), { depth: 2, maxNodes: 5 });
+      expect(w.nodes.map((n) => n.id)).toEqual([d("hub"), ...[...leaves].sort().slice(0, 4)]);
+      expect(w.truncated).toBe(true);
+      expect(w.edges).toHaveLength(4);
+      expect((await f.repo.walk(d("hub"), { maxNodes: 13 })).truncated).toBe(false);
+    });
+
+    it("follows only the relation asked for", async () => {
+      await f.repo.upsertEdges([edge(d("a"), d("b"), "resolves_to"), edge(d("a"), d("c"), "redirects_to"), edge(d("b"), d("c"), "redirects_to")]);
+      const w = await f.repo.walk(d("a"), { depth: 3, relation: "resolves_to" });
+      expect(w.nodes.map((n) => n.id)).toEqual([d("a"), d("b")]);
+      expect(w.edges.map((e) => e.relation)).toEqual(["resolves_to"]);
+    });
+
+    it("answers a root it has never seen with the root alone, and refuses what is not an entity id", async () => {
+      const w = await f.repo.walk(d("lonely"));
+      expect(w).toEqual({ root: { id: d("lonely"), type: "domain", value: d("lonely").slice(7), risk_score: null, risk_level: null }, nodes: [{ id: d("lonely"), type: "domain", value: d("lonely").slice(7), risk_score: null, risk_level: null, depth: 0 }], edges: [], truncated: false });
+      await expect(f.repo.walk("nonsense")).rejects.toThrow(RangeError);
+      await expect(f.repo.upsertEdges([edge("nonsense", d("a"))])).rejects.toThrow(RangeError);
+    });
+
+    it("moves last_seen forward on a repeated edge, never back, and keeps first_seen", async () => {
+      await f.repo.upsertEdges([edge(d("a"), d("b"), "links_to", T1)]);
+      await f.repo.upsertEdges([{ ...edge(d("a"), d("b"), "links_to", T2), weight: 0.5, source: "feed2" }]);
+      await f.repo.upsertEdges([{ ...edge(d("a"), d("b"), "links_to", new Date("2026-10-15T00:00:00Z")), weight: 0.1, source: "old" }]);
+      const [e] = (await f.repo.walk(d("a"), { depth: 1 })).edges;
+      expect(e).toEqual({ from: d("a"), to: d("b"), relation: "links_to", weight: 0.5, source: "feed2", first_seen: T1.toISOString(), last_seen: T2.toISOString() });
+    });
+
+    it("keeps a node's risk when an upsert leaves it out, and clears it when given null", async () => {
+      const id = d("r");
+      const value = id.slice(7);
+      await f.repo.upsertNodes([{ id, type: "domain", value, risk_score: 90, risk_level: "critical" }]);
+      await f.repo.upsertNodes([{ id, type: "domain", value }]);
+      expect((await f.repo.walk(id)).root.risk_score).toBe(90);
+      await f.repo.upsertNodes([{ id, type: "domain", value, risk_score: null, risk_level: null }]);
+      expect((await f.repo.walk(id)).root).toMatchObject({ risk_score: null, risk_level: null });
+    });
+
+    it("finds paths to bad neighbours, nearest first, within the depth", async () => {
+      const bad = (label: string, score: number) => ({ id: d(label), type: "domain" as const, value: d(label).slice(7), risk_score: score, risk_level: "critical" as const });
+      await f.repo.upsertNodes([bad("far", 95), bad("near", 70), { ...bad("meh", 40), risk_level: "medium" }]);
+      await f.repo.upsertEdges([
+        edge(d("me"), d("mid"), "resolves_to"), edge(d("far"), d("mid"), "same_owner"),
+        edge(d("near"), d("me"), "redirects_to"), edge(d("me"), d("meh")), edge(d("mid"), d("near")),
+      ]);
+      const paths = await f.repo.badNeighbours(d("me"), 3);
+      expect(paths).toEqual([
+        { nodes: [d("me"), d("near")], relations: ["redirects_to"], risk_score: 70 },
+        { nodes: [d("me"), d("mid"), d("far")], relations: ["resolves_to", "same_owner"], risk_score: 95 },
+      ]);
+      expect(await f.repo.badNeighbours(d("me"), 1)).toHaveLength(1);
+      expect(await f.repo.badNeighbours(d("nowhere"), 3)).toEqual([]);
+    });
+  });
+}
