@@ -78,11 +78,14 @@ export function createApp(s: ApiServices): OpenAPIHono {
       await charge(c, s, caller, requests.length);
       const items = await screenBatch(requests, s.screening);
       const stored = new Set<string>();
+      const writes: Promise<void>[] = [];
       for (const item of items) {
         if (item.status !== "ok" || stored.has(item.result.verdict.id)) continue;
         stored.add(item.result.verdict.id);
-        await record(s, caller, requests[item.index] as { entity_value: string; type?: string }, item.result);
+        // Started together, so group commit writes the batch's records in one transaction.
+        writes.push(record(s, caller, requests[item.index] as { entity_value: string; type?: string }, item.result));
       }
+      await Promise.all(writes);
       const byLevel: Record<string, number> = {};
       const results = items.map((item) => {
         if (item.status === "error") return { index: item.index, status: "error" as const, error: { code: item.error.code, message: item.error.message } };

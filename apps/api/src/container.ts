@@ -14,6 +14,7 @@ import { pino, type Logger } from "pino";
 import type { DataSource } from "typeorm";
 import { CachedAccounts, CachedKeys } from "./auth-cache.js";
 import type { Config } from "./config.js";
+import { GroupCommitCheckRepository } from "./group-commit.js";
 import { BackgroundTasks, type ApiServices } from "./services.js";
 
 const token = <T>(name: string) => Symbol.for(`svc.${name}`) as ServiceIdentifier<T>;
@@ -61,7 +62,7 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
   c.bind(T.Logger).toConstantValue(overrides.logger ?? pino({ level: config.LOG_LEVEL, redact: ["req.headers[\"x-api-key\"]", "headers[\"x-api-key\"]", "apiKey", "key"] }));
   c.bind(T.Accounts).toResolvedValue((ds: DataSource, clock: Clock) => new CachedAccounts(new TypeOrmAccountRepository(ds), clock), [T.DataSource, T.Clock]);
   c.bind(T.Keys).toResolvedValue((ds: DataSource, clock: Clock) => new CachedKeys(new TypeOrmApiKeyRepository(ds), clock), [T.DataSource, T.Clock]);
-  c.bind(T.Checks).toResolvedValue((ds: DataSource) => new TypeOrmCheckRepository(ds), [T.DataSource]);
+  c.bind(T.Checks).toResolvedValue((ds: DataSource) => new GroupCommitCheckRepository(new TypeOrmCheckRepository(ds)), [T.DataSource]);
   c.bind(T.Usage).toResolvedValue((ds: DataSource) => new TypeOrmUsageCounter(ds), [T.DataSource]);
   c.bind(T.Idempotency).toResolvedValue((ds: DataSource) => new TypeOrmIdempotencyStore(ds), [T.DataSource]);
   c.bind(T.Reports).toResolvedValue((ds: DataSource) => new TypeOrmReportRepository(ds), [T.DataSource]);

@@ -54,6 +54,11 @@ export interface CheckRepository {
    * atomically per account. Rejects a duplicate id. Returns the record as stored.
    */
   save(record: NewAuditRecord): Promise<AuditRecord>;
+  /**
+   * Stores several records of ONE account in one transaction, chained in the given order
+   * (group commit: one chain lock and one commit for many checks). All or nothing.
+   */
+  saveMany(records: readonly NewAuditRecord[]): Promise<AuditRecord[]>;
   /** The record, or null when it does not exist or belongs to another account. */
   get(accountId: string, checkId: string): Promise<AuditRecord | null>;
   /** Keyset-paginated, newest first. Throws `InvalidCursorError` for a cursor it did not issue. */

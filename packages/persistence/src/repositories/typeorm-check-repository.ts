@@ -41,6 +41,40 @@ export class TypeOrmCheckRepository implements CheckRepository {
     });
   }
 
+  async saveMany(records: readonly NewAuditRecord[]): Promise<AuditRecord[]> {
+    const first = records[0];
+    if (!first) return [];
+    if (records.some((r) => r.account_id !== first.account_id)) throw new Error("saveMany takes one account's records");
+    return this.ds.transaction(async (m) => {
+      // One chain lock for the whole group: claim `n` places at once.
+      const [head] = (await m.query(
+        `INSERT INTO check_chain_heads (account_id, seq, last_hash) VALUES ($1, $2, NULL)
+         ON CONFLICT (account_id) DO UPDATE SET seq = check_chain_heads.seq + $2
+         RETURNING seq, last_hash`,
+        [first.account_id, records.length],
+      )) as { seq: number; last_hash: string | null }[];
+      if (!head) throw new Error("chain head upsert returned no row");
+      const startSeq = head.seq - records.length + 1;
+      // A fresh head row starts at seq = n, and its previous hash is null either way.
+      let prev = startSeq === 1 ? null : head.last_hash;
+      const sealed: AuditRecord[] = [];
+      const params: unknown[] = [];
+      const tuples: string[] = [];
+      records.forEach((r, k) => {
+        const s = sealRecord(r, prev);
+        prev = s.record_hash;
+        sealed.push(s);
+        const row = toRow(s, startSeq + k);
+        const base = params.length;
+        tuples.push(`(${CHECK_COLUMNS.map((c, i) => `$${base + i + 1}${JSON_COLUMNS.has(c) ? "::jsonb" : ""}`).join(", ")})`);
+        for (const c of CHECK_COLUMNS) params.push(JSON_COLUMNS.has(c) ? JSON.stringify(row[c]) : row[c]);
+      });
+      await m.query(`INSERT INTO checks (${CHECK_COLUMNS.join(", ")}) VALUES ${tuples.join(", ")}`, params);
+      await m.query(`UPDATE check_chain_heads SET last_hash = $2 WHERE account_id = $1`, [first.account_id, prev]);
+      return sealed;
+    });
+  }
+
   async get(accountId: string, checkId: string): Promise<AuditRecord | null> {
     const row = await this.ds.getRepository(CheckEntity).findOneBy({ id: checkId, account_id: accountId });
     return row ? toRecord(row) : null;

@@ -184,6 +184,26 @@ export function checkRepositoryContract(name: string, make: () => Promise<CheckR
       expect(await f.repo.verifyChain(account)).toEqual({ ok: true, checked: 50 });
     });
 
+    it("saves a group in one go, chained in order, interleaving safely with single saves", async () => {
+      const first = await f.repo.save(anAuditRecord({ account_id: account, created_at: at(0) }));
+      const [group] = await Promise.all([
+        f.repo.saveMany(Array.from({ length: 20 }, (_, i) => anAuditRecord({ account_id: account, created_at: at(i + 1) }))),
+        ...Array.from({ length: 5 }, (_, i) => f.repo.save(anAuditRecord({ account_id: account, created_at: at(i + 30) }))),
+      ]);
+      expect(group).toHaveLength(20);
+      for (let i = 1; i < group.length; i++) expect(group[i]?.prev_hash).toBe(group[i - 1]?.record_hash);
+      expect(first.prev_hash).toBeNull();
+      expect(await f.repo.verifyChain(account)).toEqual({ ok: true, checked: 26 });
+      expect(await f.repo.saveMany([])).toEqual([]);
+    });
+
+    it("stores nothing of a group with a duplicate id", async () => {
+      const a = anAuditRecord({ account_id: account, created_at: at(0) });
+      await f.repo.save(a);
+      await expect(f.repo.saveMany([anAuditRecord({ account_id: account, created_at: at(1) }), a])).rejects.toThrow();
+      expect(await f.repo.verifyChain(account)).toEqual({ ok: true, checked: 1 });
+    });
+
     it("keeps each account's chain separate when saves interleave", async () => {
       const other = uniqueId("acc");
       await Promise.all(Array.from({ length: 10 }, (_, i) => f.repo.save(anAuditRecord({ account_id: i % 2 ? account : other, created_at: at(i) }))));

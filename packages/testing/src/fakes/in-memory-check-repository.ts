@@ -12,6 +12,10 @@ export class InMemoryCheckRepository implements CheckRepository {
   private readonly ids = new Set<string>();
 
   async save(record: NewAuditRecord): Promise<AuditRecord> {
+    return this.saveNow(record);
+  }
+
+  private saveNow(record: NewAuditRecord): AuditRecord {
     if (this.ids.has(record.id)) throw new Error(`duplicate check id ${record.id}`);
     const head = this.heads.get(record.account_id) ?? { count: 0, last_hash: null };
     const sealed = sealRecord(structuredClone(record), head.last_hash);
@@ -19,6 +23,14 @@ export class InMemoryCheckRepository implements CheckRepository {
     this.chain(record.account_id).push(sealed);
     this.heads.set(record.account_id, { count: head.count + 1, last_hash: sealed.record_hash });
     return structuredClone(sealed);
+  }
+
+  async saveMany(records: readonly NewAuditRecord[]): Promise<AuditRecord[]> {
+    const ids = new Set(records.map((r) => r.id));
+    if (ids.size !== records.length || records.some((r) => this.ids.has(r.id))) throw new Error("duplicate check id");
+    if (new Set(records.map((r) => r.account_id)).size > 1) throw new Error("saveMany takes one account's records");
+    // Synchronous: no other save can slip in between the group's records.
+    return records.map((r) => this.saveNow(r));
   }
 
   async get(accountId: string, checkId: string): Promise<AuditRecord | null> {

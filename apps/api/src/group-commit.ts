@@ -1,0 +1,55 @@
+import type { AuditRecord, CheckRepository, NewAuditRecord } from "@svc/core";
+
+interface Pending {
+  readonly record: NewAuditRecord;
+  resolve(r: AuditRecord): void;
+  reject(e: unknown): void;
+}
+
+/**
+ * Group commit for audit records. Checks of one account that arrive while that account's
+ * previous group is being written are chained and committed together: one chain lock and one
+ * commit for many checks, instead of a queue of single transactions on the account's chain
+ * head. Every caller still gets its record only after it is committed.
+ */
+export class GroupCommitCheckRepository implements CheckRepository {
+  private readonly queues = new Map<string, Pending[]>();
+  private readonly busy = new Set<string>();
+
+  constructor(private readonly inner: CheckRepository, private readonly maxGroup = 100) {}
+
+  save(record: NewAuditRecord): Promise<AuditRecord> {
+    return new Promise((resolve, reject) => {
+      const q = this.queues.get(record.account_id) ?? [];
+      q.push({ record, resolve, reject });
+      this.queues.set(record.account_id, q);
+      // Let the other requests of this event-loop turn join the group.
+      if (!this.busy.has(record.account_id)) setImmediate(() => void this.flush(record.account_id));
+    });
+  }
+
+  private async flush(accountId: string): Promise<void> {
+    if (this.busy.has(accountId)) return;
+    const q = this.queues.get(accountId);
+    if (!q || q.length === 0) return;
+    const group = q.splice(0, this.maxGroup);
+    this.busy.add(accountId);
+    try {
+      const saved = await this.inner.saveMany(group.map((p) => p.record));
+      group.forEach((p, i) => p.resolve(saved[i] as AuditRecord));
+    } catch {
+      // One bad record must not fail the others: fall back to saving them one by one.
+      for (const p of group) await this.inner.save(p.record).then(p.resolve, p.reject);
+    } finally {
+      this.busy.delete(accountId);
+      if ((this.queues.get(accountId)?.length ?? 0) > 0) void this.flush(accountId);
+      else this.queues.delete(accountId);
+    }
+  }
+
+  saveMany = (records: readonly NewAuditRecord[]) => this.inner.saveMany(records);
+  get: CheckRepository["get"] = (a, id) => this.inner.get(a, id);
+  history: CheckRepository["history"] = (a, q) => this.inner.history(a, q);
+  exportRows: CheckRepository["exportRows"] = (a, o) => this.inner.exportRows(a, o);
+  verifyChain: CheckRepository["verifyChain"] = (a) => this.inner.verifyChain(a);
+}

@@ -1,0 +1,27 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApi, type TestApi } from "./test-support.js";
+
+describe("OpenAPI document", () => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi("pglite");
+  }, 120_000);
+  afterAll(async () => api?.close());
+
+  it("is a valid OpenAPI 3.1 document describing every /v1 operation", async () => {
+    const res = await api.app.request("/v1/openapi.json");
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as { openapi: string; paths: Record<string, Record<string, unknown>>; components: { securitySchemes: Record<string, unknown> } };
+    const result = await new Validator().validate(doc as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(doc.openapi).toBe("3.1.0");
+    const ops = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)).sort();
+    expect(ops).toEqual([
+      "GET /v1/audit/export", "GET /v1/audit/{id}", "GET /v1/graph/{type}/{value}", "GET /v1/history",
+      "POST /v1/report", "POST /v1/screen", "POST /v1/screen/batch",
+    ]);
+    expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" });
+  });
+});
