@@ -1,0 +1,183 @@
+import {
+  BotKernel,
+  parseCommand,
+  type ChatKind,
+  type ChatUser,
+  type Clock,
+  type CommandContext,
+  type MemberDirectory,
+  type PaymentLedger,
+  type PlanResolver,
+  type ReportSink,
+  type ScreeningPort,
+  type SettingsStore,
+  type StatsStore,
+  type SupportDesk,
+} from "@svc/bot-kernel";
+import { Bot, type Context, type Transformer } from "grammy";
+import type { Chat, ChatMember, Message, UserFromGetMe } from "grammy/types";
+import { floodControl } from "./flood-control.js";
+import { forwardedFrom, scanText } from "./message-text.js";
+import { Stars, type StarsPrices } from "./stars.js";
+import { TelegramChatPort, userOf } from "./telegram-chat-port.js";
+
+/** Updates the bot needs; `chat_member` (joins, for anti-raid) is only sent when asked for. */
+export const ALLOWED_UPDATES = ["message", "edited_message", "my_chat_member", "chat_member", "pre_checkout_query", "callback_query"] as const;
+
+export interface TelegramAppDeps {
+  readonly token: string;
+  /** Known bot identity: skips getMe (tests, and faster cold starts). */
+  readonly botInfo?: UserFromGetMe;
+  readonly clock: Clock;
+  readonly screening: ScreeningPort;
+  readonly settings: SettingsStore;
+  readonly stats: StatsStore;
+  readonly members: MemberDirectory;
+  readonly reports: ReportSink;
+  readonly support: SupportDesk;
+  readonly plans: PlanResolver;
+  readonly ledger: PaymentLedger;
+  readonly prices: StarsPrices;
+  /** Innermost API transformer: tests replace the network with it. */
+  readonly transport?: Transformer;
+  /** Sleep used by flood control (tests pass a fake). */
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly adminTtlMs?: number;
+  readonly onError?: (error: unknown) => void;
+}
+
+export interface TelegramApp {
+  readonly bot: Bot;
+  readonly kernel: BotKernel;
+  readonly chat: TelegramChatPort;
+  readonly stars: Stars;
+}
+
+/** Telegram's stand-in sender for anonymous group admins. */
+const GROUP_ANONYMOUS_BOT = 1087968824;
+
+const chatKind = (c: Chat): ChatKind => (c.type === "private" ? "private" : c.type === "channel" ? "channel" : "group");
+
+const isIn = (m: ChatMember): boolean =>
+  m.status === "member" || m.status === "administrator" || m.status === "creator" || (m.status === "restricted" && m.is_member);
+
+const isAdminStatus = (m: ChatMember): boolean => m.status === "administrator" || m.status === "creator";
+
+export function createTelegramApp(deps: TelegramAppDeps): TelegramApp {
+  const bot = new Bot(deps.token, deps.botInfo ? { botInfo: deps.botInfo } : {});
+  if (deps.transport) bot.api.config.use(deps.transport);
+  // Installed after the transport, so it wraps it: a 429 from "the network" is waited out here.
+  bot.api.config.use(floodControl(deps.sleep ? { sleep: deps.sleep } : {}));
+  const chat = new TelegramChatPort(bot.api, { clock: deps.clock, ...(deps.adminTtlMs !== undefined ? { adminTtlMs: deps.adminTtlMs } : {}) });
+  const kernel = new BotKernel({
+    platform: "telegram",
+    dialect: "telegram",
+    chat,
+    screening: deps.screening,
+    settings: deps.settings,
+    reports: deps.reports,
+    stats: deps.stats,
+    members: deps.members,
+    support: deps.support,
+    plans: deps.plans,
+    clock: deps.clock,
+    options: { botName: "svc", capabilities: { delete: true, ban: true, restrict: true } },
+  });
+  const stars = new Stars({ api: bot.api, kernel, ledger: deps.ledger, clock: deps.clock, prices: deps.prices });
+  const report = (e: unknown): void => (deps.onError ? deps.onError(e) : console.error("telegram update failed", e));
+  // A failed update is reported and answered as handled: rethrowing would make a webhook
+  // answer 500 and Telegram redeliver the update, repeating whatever already happened.
+  const safe = bot.errorBoundary((err) => report(err.error));
+
+  safe.on("my_chat_member", async (ctx) => {
+    const u = ctx.myChatMember;
+    if (u.chat.type !== "group" && u.chat.type !== "supergroup") return;
+    const chatId = String(u.chat.id);
+    chat.invalidateAdmins(chatId);
+    const m = u.new_chat_member;
+    const admin = m.status === "administrator" ? m : null;
+    await kernel.onBotMembership(chatId, {
+      isAdmin: isAdminStatus(m),
+      // In basic groups every admin may delete; supergroups grant it per right.
+      canDelete: admin !== null && (u.chat.type === "group" || admin.can_delete_messages),
+      canRestrict: admin !== null && admin.can_restrict_members,
+    });
+  });
+
+  safe.on("chat_member", async (ctx) => {
+    const u = ctx.chatMember;
+    const chatId = String(u.chat.id);
+    if (isAdminStatus(u.old_chat_member) !== isAdminStatus(u.new_chat_member)) chat.invalidateAdmins(chatId);
+    if (!isIn(u.old_chat_member) && isIn(u.new_chat_member)) await kernel.onJoin({ chatId, user: userOf(u.new_chat_member.user) });
+  });
+
+  safe.on("pre_checkout_query", (ctx) => stars.preCheckout(ctx.preCheckoutQuery));
+
+  safe.on("message:successful_payment", async (ctx) => {
+    await stars.paid(ctx.from, String(ctx.chat.id), ctx.message.successful_payment);
+  });
+
+  safe.on("message:refunded_payment", (ctx) => stars.refunded(ctx.message.refunded_payment.telegram_payment_charge_id));
+
+  const onMessage = async (ctx: Context, m: Message, edited: boolean): Promise<void> => {
+    const chatId = String(m.chat.id);
+    const ref = { chatId, messageId: String(m.message_id) };
+    const anonymousAdmin = m.from?.id === GROUP_ANONYMOUS_BOT && m.sender_chat?.id === m.chat.id;
+    // Posts "as a channel" carry the channel as sender; such a sender is never an admin.
+    const sender: ChatUser | null = anonymousAdmin
+      ? { id: chatId, name: "Group admin" }
+      : m.sender_chat && m.sender_chat.id !== m.chat.id
+        ? { id: String(m.sender_chat.id), name: ("title" in m.sender_chat && m.sender_chat.title) || "channel" }
+        : m.from
+          ? userOf(m.from)
+          : null;
+    const raw = m.text ?? m.caption;
+    if (raw !== undefined && m.text !== undefined && !edited && sender) {
+      const parsed = parseCommand(m.text, { dialect: "telegram", botUsername: ctx.me.username });
+      // Known commands are answered, not scanned: "/report paypa1.com" must not get its sender banned.
+      if (parsed && parsed.ok) return runCommand(ctx, m, parsed, { chatId, chatKind: chatKind(m.chat), sender, message: ref, replyToUser: m.reply_to_message?.from ? userOf(m.reply_to_message.from) : null, senderIsAdmin: anonymousAdmin });
+      // Bad arguments get a usage reply; unknown commands in groups are probably for another
+      // bot and are scanned like any message.
+      if (parsed && !parsed.ok && (parsed.name !== null || m.chat.type === "private")) {
+        await kernel.onCommand({ chatId, chatKind: chatKind(m.chat), sender, message: ref, senderIsAdmin: anonymousAdmin }, parsed);
+        return;
+      }
+    }
+    if (raw === undefined && !m.forward_origin) return;
+    const text = scanText(m);
+    if (m.chat.type === "private") {
+      if (!m.from) return;
+      const fwd = forwardedFrom(m);
+      await kernel.onPrivateMessage({ ref, sender: userOf(m.from), text, ...(fwd ? { forwardedFrom: fwd } : {}) });
+      return;
+    }
+    if (m.chat.type !== "group" && m.chat.type !== "supergroup") return;
+    await kernel.onMessage({ ref, sender, text, senderIsAdmin: anonymousAdmin });
+  };
+
+  const runCommand = async (ctx: Context, m: Message, parsed: Extract<ReturnType<typeof parseCommand>, { ok: true }>, c: CommandContext): Promise<void> => {
+    const cmd = parsed.command;
+    if (cmd.name === "subscribe") {
+      if (m.chat.type === "private") {
+        await ctx.reply("Plans belong to a group: run /subscribe in the group you want to upgrade. Payment is in Telegram Stars.");
+        return;
+      }
+      await stars.sendInvoice(c.chatId, cmd.plan);
+      return;
+    }
+    if (cmd.name === "refund") {
+      if (!m.from) return;
+      await ctx.reply(await stars.refund(m.from), { reply_parameters: { message_id: m.message_id, allow_sending_without_reply: true } });
+      return;
+    }
+    await kernel.onCommand(c, parsed);
+  };
+
+  safe.on("message", (ctx) => onMessage(ctx, ctx.message, false));
+  // Scammers post something harmless, then edit a link in: edits are scanned too.
+  safe.on("edited_message", (ctx) => onMessage(ctx, ctx.editedMessage, true));
+
+  bot.catch((err) => report(err.error));
+
+  return { bot, kernel, chat, stars };
+}

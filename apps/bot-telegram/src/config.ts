@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+/**
+ * Environment, parsed once at start-up. A bad value stops the process with a message naming
+ * the variable (DESIGN §4), never a half-configured bot.
+ */
+const schema = z
+  .object({
+    TELEGRAM_BOT_TOKEN: z.string().regex(/^\d{1,20}:[\w-]{30,100}$/u, "must look like 123456:ABC… as given by BotFather"),
+    TELEGRAM_MODE: z.enum(["webhook", "polling"]).default("polling"),
+    // Telegram allows 1–256 characters of A-Z, a-z, 0-9, _ and -; fewer than 32 is guessable.
+    TELEGRAM_WEBHOOK_SECRET: z.string().regex(/^[\w-]{32,256}$/u, "must be 32–256 characters of A-Z, a-z, 0-9, _ or -").optional(),
+    /** Public HTTPS address of the webhook route; when set, the bot registers it with setWebhook at start. */
+    TELEGRAM_WEBHOOK_URL: z.url({ protocol: /^https$/u }).optional(),
+    TELEGRAM_WEBHOOK_PATH: z.string().regex(/^\/[\w/-]{0,200}$/u).default("/telegram/webhook"),
+    TELEGRAM_STARS_STARTER: z.coerce.number().int().min(1).max(100_000).default(1500),
+    TELEGRAM_STARS_PRO: z.coerce.number().int().min(1).max(100_000).default(5000),
+    /** Makes the first API key deterministic (shared with the API); its key is accepted by /connect as pro. */
+    SVC_BOOTSTRAP_KEY: z.string().min(32).optional(),
+    PORT: z.coerce.number().int().min(1).max(65_535).default(8080),
+  })
+  .superRefine((c, ctx) => {
+    if (c.TELEGRAM_MODE === "webhook" && !c.TELEGRAM_WEBHOOK_SECRET) {
+      ctx.addIssue({ code: "custom", path: ["TELEGRAM_WEBHOOK_SECRET"], message: "is required when TELEGRAM_MODE=webhook" });
+    }
+  });
+
+export type TelegramConfig = z.infer<typeof schema>;
+
+export function parseConfig(env: Readonly<Record<string, string | undefined>>): TelegramConfig {
+  const r = schema.safeParse(env);
+  if (r.success) return r.data;
+  const lines = r.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`);
+  throw new Error(`Invalid configuration:\n  ${lines.join("\n  ")}`);
+}

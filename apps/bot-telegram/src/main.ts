@@ -1,0 +1,64 @@
+import type { ScreeningPort } from "@svc/bot-kernel";
+import { serve } from "@hono/node-server";
+import { createScreener } from "@svc/core";
+import { ALLOWED_UPDATES, type TelegramApp } from "./bot.js";
+import { parseConfig } from "./config.js";
+import { buildContainer, TOKENS } from "./container.js";
+import { createWebhookApp } from "./webhook.js";
+
+/** The embedded screening engine behind the kernel's port: the one line to change for a remote engine. */
+function embeddedScreening(): ScreeningPort {
+  const screener = createScreener();
+  return { screen: async (value) => { const r = await screener.screen(value); return r.ok ? r.verdict : { error: r.error }; } };
+}
+
+const config = parseConfig(process.env);
+const container = buildContainer(config, { screening: embeddedScreening() });
+const { bot, kernel } = container.get<TelegramApp>(TOKENS.app);
+
+// Lockdowns and learning periods end on time even in a quiet chat.
+const timer = setInterval(() => void kernel.tick().catch((e: unknown) => console.error("tick failed", e)), 30_000);
+
+// Pre-selects the two rights the bot needs when an admin adds it (delete messages, ban users).
+// A convenience only: a failure here must not keep the bot from starting.
+await bot.api.setMyDefaultAdministratorRights({
+  rights: {
+    can_delete_messages: true,
+    can_restrict_members: true,
+    is_anonymous: false,
+    can_manage_chat: false,
+    can_manage_video_chats: false,
+    can_promote_members: false,
+    can_change_info: false,
+    can_invite_users: false,
+    can_post_stories: false,
+    can_edit_stories: false,
+    can_delete_stories: false,
+    can_send_welcome_messages: false,
+  },
+}).catch((e: unknown) => console.warn("could not set default administrator rights", e));
+
+if (config.TELEGRAM_MODE === "webhook") {
+  const secret = config.TELEGRAM_WEBHOOK_SECRET as string;
+  const app = createWebhookApp(bot, secret, config.TELEGRAM_WEBHOOK_PATH);
+  if (config.TELEGRAM_WEBHOOK_URL) await bot.api.setWebhook(config.TELEGRAM_WEBHOOK_URL, { secret_token: secret, allowed_updates: [...ALLOWED_UPDATES] });
+  const server = serve({ fetch: app.fetch, port: config.PORT });
+  console.log(`svc Telegram bot: webhook on port ${config.PORT}${config.TELEGRAM_WEBHOOK_PATH}`);
+  const stop = (): void => {
+    clearInterval(timer);
+    server.close();
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+} else {
+  // A webhook left over from webhook mode would swallow the updates long polling waits for.
+  await bot.api.deleteWebhook();
+  const stop = (): void => {
+    clearInterval(timer);
+    void bot.stop();
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  console.log("svc Telegram bot: long polling");
+  await bot.start({ allowed_updates: [...ALLOWED_UPDATES] });
+}

@@ -1,0 +1,41 @@
+import type { AntiRaidSettings } from "./settings.js";
+
+/**
+ * Join-rate tracking for anti-raid: N joins within M minutes starts a lockdown. Only join
+ * times and user ids are kept, in memory, for the length of the window (they are needed to
+ * mute the raiders who arrived before the threshold tripped). Bounded per chat and in chats.
+ */
+export interface Join {
+  readonly at: number;
+  readonly userId: string;
+}
+
+export class JoinWindows {
+  private readonly chats = new Map<string, Join[]>();
+
+  constructor(private readonly maxChats = 10_000) {}
+
+  /** Records a join; returns the joins inside the window, this one included. */
+  record(chatId: string, join: Join, cfg: AntiRaidSettings): readonly Join[] {
+    const since = join.at - cfg.minutes * 60_000;
+    let joins = this.chats.get(chatId);
+    if (!joins) {
+      joins = [];
+      this.chats.set(chatId, joins);
+      while (this.chats.size > this.maxChats) this.chats.delete(this.chats.keys().next().value as string);
+    }
+    joins.push(join);
+    let drop = 0;
+    while (drop < joins.length && (joins[drop] as Join).at <= since) drop++;
+    // Never more than the threshold is needed to decide; keep a little slack for the raiders' ids.
+    drop = Math.max(drop, joins.length - cfg.joins * 2);
+    if (drop > 0) joins.splice(0, drop);
+    return joins;
+  }
+
+  clear(chatId: string): void {
+    this.chats.delete(chatId);
+  }
+}
+
+export const raidTriggered = (joins: readonly Join[], cfg: AntiRaidSettings): boolean => cfg.enabled && joins.length >= cfg.joins;
