@@ -189,7 +189,7 @@ describe.each(engines)("HTTP API v1 on %s", (engine) => {
     });
     it("exports CSV with formula injection escaped and filters", async () => {
       const me = await api.account();
-      await post("/v1/screen", { entity_value: "=cmd.example.com" }, {}, me.key).catch(() => null);
+      expect((await post("/v1/screen", { entity_value: "=cmd.example.com" }, {}, me.key)).status).toBe(422);
       await post("/v1/screen", { entity_value: "https://example.com/=HYPERLINK(1)" }, {}, me.key);
       await post("/v1/screen", { entity_value: "paypa1.com" }, {}, me.key);
       const res = await get("/v1/audit/export", me.key);

@@ -128,13 +128,12 @@ export class InMemoryIntelIndex implements IntelStore {
 
   private allocate(meta: number, day: number): number {
     if (this.count === this.meta.length) {
-      const grow = (a: Uint32Array | Uint16Array) => {
-        const b = new (a.constructor as Uint32ArrayConstructor)(a.length * 2);
-        b.set(a);
-        return b;
-      };
-      this.meta = grow(this.meta) as Uint32Array;
-      this.days = grow(this.days) as Uint16Array;
+      const meta = new Uint32Array(this.meta.length * 2);
+      meta.set(this.meta);
+      this.meta = meta;
+      const days = new Uint16Array(this.days.length * 2);
+      days.set(this.days);
+      this.days = days;
     }
     this.meta[this.count] = meta;
     this.days[this.count] = Number.isFinite(day) ? day : 0;
