@@ -41,7 +41,18 @@ export function defaultReference(): ReferenceData {
   const brandTokens = new Map<string, Brand>();
   for (const b of brands) for (const t of b.tokens) if (!b.shortTokens.includes(t) && t.length >= 4) brandTokens.set(t, b);
   cachedReference = {
-    versions: { ...dataVersions, "svc-lists": dataVersions.brands ?? "unknown", "protected-addresses": dataVersions.brands ?? "unknown" },
+    // Source names used in signals → the version of the data behind them.
+    versions: {
+      ...dataVersions,
+      brands: dataVersions["svc/brands"] ?? "unknown",
+      "svc-lists": dataVersions["svc/brands"] ?? "unknown",
+      "protected-addresses": "configured",
+      "suspicious-tlds": dataVersions["svc/suspicious-tlds"] ?? "unknown",
+      keywords: dataVersions["svc/keywords"] ?? "unknown",
+      shorteners: dataVersions["svc/shorteners"] ?? "unknown",
+      "disposable-email": `disposable-email-domains-js@${dataVersions["disposable-email-domains-js"] ?? "?"}`,
+      "free-email": `email-providers@${dataVersions["email-providers"] ?? "?"}`,
+    },
     suspiciousTlds: new Map(suspiciousTlds.map((t) => [t.tld, { weight: t.weight, rationale: t.rationale }])),
     keywords: new Map(riskyKeywords.map((k) => [k.keyword, { weight: k.weight, category: k.category }])),
     shorteners: shortenerDomains,

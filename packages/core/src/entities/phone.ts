@@ -38,7 +38,10 @@ export function parsePhone(raw: string): TypedParse {
     return entityError("entity.invalid", "This is not a possible phone number for any country code.", "phone");
   }
   const valid = number.isValid();
-  return parsed(number.number, {
+  // An invalid number keeps its digits exactly as written: libphonenumber would strip what it
+  // takes for a trunk prefix ("0") again on every re-parse, so the id would not be stable.
+  const value = valid ? number.number : `+${s.replace(/\D/g, "")}`;
+  return parsed(value, {
     country: number.country ?? null,
     country_calling_code: number.countryCallingCode,
     national_number: number.nationalNumber,

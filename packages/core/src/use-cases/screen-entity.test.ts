@@ -33,6 +33,7 @@ describe("screening outcomes a person can check", () => {
     expect(top.points).toBeGreaterThan(0);
     expect(top.message.length).toBeGreaterThan(15);
     expect(top.source.name.length).toBeGreaterThan(0);
+    expect(top.source.version).not.toBe("unknown");
   });
 
   it.each(["metamask.io", "paypal.com", "github.com", "www.paypal.com", "https://github.com/nodejs/node"])("%s is low: an official domain", async (value) => {

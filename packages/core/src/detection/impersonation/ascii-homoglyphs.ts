@@ -4,15 +4,16 @@
  * handled by the UTS #39 skeleton instead, which covers thousands of them.
  *
  * Kept short on purpose: every entry multiplies the precomputed permutations, and an entry that
- * is not truly confusable (b/h, u/y) only adds false positives.
+ * is not truly confusable only adds false positives. Leetspeak ("4" for "a", "3" for "e", "5"
+ * for "s") is left to the edit distance: it is a substitution a reader notices, and "6mail",
+ * "7mail" are real mail providers, not copies of gmail.
  */
 export const ASCII_HOMOGLYPHS: ReadonlyMap<string, readonly string[]> = new Map([
-  ["a", ["4"]],
-  ["b", ["6", "8", "d"]],
+  ["b", ["d"]],
   ["c", ["e"]],
   ["d", ["b", "cl"]],
-  ["e", ["3", "c"]],
-  ["g", ["9", "q", "6"]],
+  ["e", ["c"]],
+  ["g", ["q"]],
   ["i", ["1", "l", "j"]],
   ["j", ["i"]],
   ["k", ["lc"]],
@@ -20,13 +21,10 @@ export const ASCII_HOMOGLYPHS: ReadonlyMap<string, readonly string[]> = new Map(
   ["m", ["rn", "nn"]],
   ["n", ["m", "r"]],
   ["o", ["0"]],
-  ["q", ["g", "9"]],
-  ["s", ["5"]],
-  ["t", ["7"]],
+  ["q", ["g"]],
   ["u", ["v"]],
   ["v", ["u"]],
   ["w", ["vv"]],
-  ["z", ["2"]],
   ["0", ["o"]],
   ["1", ["l", "i"]],
 ]);

@@ -1,6 +1,7 @@
 import type { Finding } from "../types.js";
 import { BRAND_AFFIXES } from "./affixes.js";
-import { AFFIX_KEY, type ImpersonationIndex, type KeywordEntry, type TokenEntry } from "./build-index.js";
+import { AFFIX_KEY_LENGTH, headKey, tailKey } from "./affix-key.js";
+import type { ImpersonationIndex, KeywordEntry, TokenEntry } from "./build-index.js";
 import { finding } from "./findings.js";
 import { labelParts, type HostView } from "./host-view.js";
 import { fuzzyTokenMatch } from "./label-match.js";
@@ -18,6 +19,8 @@ interface BrandHit {
   readonly technique: string | null;
 }
 
+const NONE: readonly number[] = [];
+
 interface KeywordHit {
   readonly entry: KeywordEntry;
   readonly labelIndex: number;
@@ -27,12 +30,12 @@ interface KeywordHit {
 function keywordIn(part: string, index: ImpersonationIndex): KeywordEntry | null {
   const exact = index.keywords.get(part);
   if (exact) return exact;
-  if (part.length <= AFFIX_KEY) return null;
+  if (part.length <= AFFIX_KEY_LENGTH) return null;
   let best: KeywordEntry | null = null;
-  for (const k of index.keywordsByHead.get(part.slice(0, AFFIX_KEY)) ?? []) {
+  for (const k of index.keywordsByHead.get(headKey(part)) ?? []) {
     if (k.keyword.length < part.length && part.startsWith(k.keyword) && (!best || k.weight > best.weight)) best = k;
   }
-  for (const k of index.keywordsByTail.get(part.slice(-AFFIX_KEY)) ?? []) {
+  for (const k of index.keywordsByTail.get(tailKey(part)) ?? []) {
     if (k.keyword.length < part.length && part.endsWith(k.keyword) && (!best || k.weight > best.weight)) best = k;
   }
   return best;
@@ -46,9 +49,9 @@ function keywordIn(part: string, index: ImpersonationIndex): KeywordEntry | null
 function brandIn(part: string, labelIndex: number, index: ImpersonationIndex, fuzzy: boolean): BrandHit | null {
   const id = index.tokenIds.get(part);
   if (id !== undefined) return { entry: index.tokens[id] as TokenEntry, labelIndex, part, gluedKeyword: null, technique: null };
-  if (part.length > AFFIX_KEY + 2) {
-    const heads = index.tokensByHead.get(part.slice(0, AFFIX_KEY)) ?? [];
-    const tails = index.tokensByTail.get(part.slice(-AFFIX_KEY)) ?? [];
+  if (part.length > AFFIX_KEY_LENGTH + 2) {
+    const heads = index.tokensByHead.get(headKey(part)) ?? NONE;
+    const tails = index.tokensByTail.get(tailKey(part)) ?? NONE;
     for (const [ids, atStart] of [[heads, true], [tails, false]] as const) {
       for (const tid of ids) {
         const entry = index.tokens[tid] as TokenEntry;
@@ -130,9 +133,13 @@ function brandInName(view: HostView, index: ImpersonationIndex, brands: readonly
   const b = brands.find((h) => h.labelIndex === view.registrableIndex && !h.entry.short && h.technique === null);
   if (!b) return null;
   const whole = b.part === view.label;
-  // The whole name on a generic TLD is a tld-swap (lookalike check); on a hosting platform (github.io) it is only a name.
-  if (whole && !view.privateSuffix) return null;
-  const where = view.privateSuffix ? `on ${view.suffix}, where anyone can publish` : `in ${view.registrable}`;
+  // The whole name on another TLD is a tld-swap (lookalike check); on a hosting platform (github.io), or
+  // on a TLD the brand uses ("appleid.com"), it is only the name in a domain that is not on our list.
+  const sameSuffix = b.entry.brandSuffixes.has(view.suffix);
+  if (whole && !view.privateSuffix && !sameSuffix) return null;
+  const where = view.privateSuffix
+    ? `on ${view.suffix}, where anyone can publish`
+    : whole ? `in ${view.registrable}, which is not one of its known domains` : `in ${view.registrable}`;
   return finding(
     "domain.brand_in_name",
     "impersonation",

@@ -3,8 +3,9 @@ import type { SourceRef } from "../types.js";
 import { COMMON_WORDS } from "./common-words.js";
 import { DeletionIndex } from "./deletion-index.js";
 import { forEachPermutation, PERMUTATION_TECHNIQUES, type PermutationTechnique } from "./permutations.js";
-import { allowedEdits, MIN_PERMUTATION_LENGTH, MIN_TYPO_TOKEN_LENGTH } from "./policy.js";
+import { allowedEdits, MIN_PERMUTATION_LENGTH, permutationTechniques } from "./policy.js";
 import { asciiKeyTable, matchKey } from "./skeleton.js";
+import { headKey, tailKey } from "./affix-key.js";
 
 /** One brand token, with what a reader should be shown when something imitates it. */
 export interface TokenEntry {
@@ -14,6 +15,8 @@ export interface TokenEntry {
   readonly short: boolean;
   /** The official domain this token stands for: the one named like it, or the brand's first. */
   readonly target: string;
+  /** Public suffixes the brand's official domains use ("com", "co.uk"): a swap to one of them is no swap. */
+  readonly brandSuffixes: ReadonlySet<string>;
 }
 
 export interface KeywordEntry {
@@ -28,8 +31,8 @@ export interface ImpersonationIndex {
   /** Every token (short ones too) → its entry number. */
   readonly tokenIds: ReadonlyMap<string, number>;
   /** Distinctive tokens (five letters or more) by their first and by their last four letters, for "binanceus", "getmetamask". */
-  readonly tokensByHead: ReadonlyMap<string, readonly number[]>;
-  readonly tokensByTail: ReadonlyMap<string, readonly number[]>;
+  readonly tokensByHead: ReadonlyMap<number, readonly number[]>;
+  readonly tokensByTail: ReadonlyMap<number, readonly number[]>;
   /** dnstwist permutation → token id × 16 + technique number. */
   readonly permutations: ReadonlyMap<string, number>;
   /** Edit-distance index over distinctive tokens (ids are token ids). */
@@ -46,8 +49,8 @@ export interface ImpersonationIndex {
   readonly userContentDomains: ReadonlySet<string>;
   readonly keywords: ReadonlyMap<string, KeywordEntry>;
   /** Keywords long enough to match as a prefix or suffix, by their first and by their last four letters. */
-  readonly keywordsByHead: ReadonlyMap<string, readonly KeywordEntry[]>;
-  readonly keywordsByTail: ReadonlyMap<string, readonly KeywordEntry[]>;
+  readonly keywordsByHead: ReadonlyMap<number, readonly KeywordEntry[]>;
+  readonly keywordsByTail: ReadonlyMap<number, readonly KeywordEntry[]>;
   /** Ordinary words that permutations and edit distance must not report. */
   readonly commonWords: ReadonlySet<string>;
   readonly confusables: ReadonlyMap<number, string>;
@@ -71,10 +74,8 @@ export interface ImpersonationOptions {
 
 /** Keywords of fewer letters only count as whole parts ("sso" must not fire inside "lasso"). */
 const MIN_KEYWORD_AFFIX = 5;
-/** Ordinary-word tokens this long or longer get homoglyph permutations ("app1e"); shorter ones ("ups") none. */
-const MIN_SHORT_HOMOGLYPH = 4;
-/** Affix tables are keyed by this many letters (the shortest affix-matched word has five). */
-export const AFFIX_KEY = 4;
+/** Tokens this long or longer count glued to a product or lure word ("binanceus"); shorter ones only as whole parts. */
+const MIN_AFFIX_TOKEN = 5;
 /** Official domains named by fewer letters are not distinctive enough to spot inside a host ("td.com"). */
 const MIN_EMBEDDED_NAME = 3;
 
@@ -108,10 +109,11 @@ export function buildImpersonationIndex(
   const tokens: TokenEntry[] = [];
   const tokenIds = new Map<string, number>();
   for (const brand of brands) {
+    const brandSuffixes = new Set(brand.officialDomains.map((d) => d.slice(d.indexOf(".") + 1)));
     for (const token of brand.tokens) {
       if (tokenIds.has(token)) continue;
       tokenIds.set(token, tokens.length);
-      tokens.push({ token, brand, short: brand.shortTokens.includes(token), target: targetFor(token, brand) });
+      tokens.push({ token, brand, short: brand.shortTokens.includes(token), target: targetFor(token, brand), brandSuffixes });
     }
   }
 
@@ -119,10 +121,11 @@ export function buildImpersonationIndex(
   const skeletons = new Map<string, number>();
   const perms = new Map<string, number>();
   const nearTokens = new DeletionIndex();
-  const tokensByHead = new Map<string, number[]>();
-  const tokensByTail = new Map<string, number[]>();
-  const addPermutations = (id: number, visualOnly: boolean): void => {
-    forEachPermutation((tokens[id] as TokenEntry).token, visualOnly, (p, technique) => {
+  const tokensByHead = new Map<number, number[]>();
+  const tokensByTail = new Map<number, number[]>();
+  const addPermutations = (id: number): void => {
+    const t = tokens[id] as TokenEntry;
+    forEachPermutation(t.token, permutationTechniques(t.token.length, t.short), (p, technique) => {
       if (technique !== "homoglyph" && p.length - (technique === "hyphenation" ? 1 : 0) < MIN_PERMUTATION_LENGTH) return;
       if (perms.has(p) || tokenIds.has(p) || commonWords.has(p)) return;
       perms.set(p, id * 16 + (TECHNIQUE_NUMBER.get(technique) as number));
@@ -134,16 +137,12 @@ export function buildImpersonationIndex(
       const key = matchKey(t.token, confusables);
       if (!skeletons.has(key)) skeletons.set(key, id);
     }
-    if (t.short) {
-      // Ordinary-word tokens get no typos, but a look-alike character is still a copy ("app1e", "cha5e").
-      if (t.token.length >= MIN_SHORT_HOMOGLYPH) addPermutations(id, true);
-      return;
+    addPermutations(id);
+    if (t.short) return;
+    if (t.token.length >= MIN_AFFIX_TOKEN) {
+      appendTo(tokensByHead, headKey(t.token), id);
+      appendTo(tokensByTail, tailKey(t.token), id);
     }
-    if (t.token.length >= MIN_TYPO_TOKEN_LENGTH) {
-      appendTo(tokensByHead, t.token.slice(0, AFFIX_KEY), id);
-      appendTo(tokensByTail, t.token.slice(-AFFIX_KEY), id);
-    }
-    addPermutations(id, t.token.length < MIN_TYPO_TOKEN_LENGTH);
     const edits = allowedEdits(t.token.length);
     if (edits !== 0) nearTokens.add(t.token, id, edits);
   });
@@ -173,12 +172,12 @@ export function buildImpersonationIndex(
 
   const keywords = new Map<string, KeywordEntry>();
   for (const k of options.keywords ?? riskyKeywords) keywords.set(k.keyword, { keyword: k.keyword, weight: k.weight });
-  const keywordsByHead = new Map<string, KeywordEntry[]>();
-  const keywordsByTail = new Map<string, KeywordEntry[]>();
+  const keywordsByHead = new Map<number, KeywordEntry[]>();
+  const keywordsByTail = new Map<number, KeywordEntry[]>();
   for (const k of keywords.values()) {
     if (k.keyword.length < MIN_KEYWORD_AFFIX) continue;
-    appendTo(keywordsByHead, k.keyword.slice(0, AFFIX_KEY), k);
-    appendTo(keywordsByTail, k.keyword.slice(-AFFIX_KEY), k);
+    appendTo(keywordsByHead, headKey(k.keyword), k);
+    appendTo(keywordsByTail, tailKey(k.keyword), k);
   }
 
   const handlesByPlatform = new Map<string, Map<string, Brand[]>>();

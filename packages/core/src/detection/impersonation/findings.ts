@@ -1,16 +1,6 @@
 import type { Evidence, Family, Finding, SourceRef } from "../types.js";
 
-/** The impersonation codes, weakest last: used to drop a weak finding a stronger one already explains. */
-export const IMPERSONATION_CODES = [
-  "domain.homograph",
-  "domain.brand_embedding",
-  "domain.lookalike_brand",
-  "domain.combosquatting",
-  "domain.brand_in_subdomain",
-  "domain.brand_in_name",
-] as const;
-export type ImpersonationCode = (typeof IMPERSONATION_CODES)[number];
-
+/** Findings that only say "the brand's name is here"; a stronger finding about the same brand makes them redundant. */
 const WEAK_CODES: ReadonlySet<string> = new Set(["domain.brand_in_subdomain", "domain.brand_in_name"]);
 
 const round = (x: number): number => Math.round(Math.max(0, Math.min(1, x)) * 100) / 100;

@@ -57,7 +57,15 @@ describe("social handle impersonation", () => {
   });
 
   it("x:@b1nance names the official handle it imitates", () => {
-    expect(run("x:@b1nance")[0]?.evidence).toMatchObject({ target: "@binance", official: ["binance"], distance: 1 });
+    const [f] = run("x:@b1nance");
+    expect(f?.evidence).toMatchObject({ target: "@binance", official: ["binance"], distance: 1 });
+    expect(f?.message).toBe("Looks like the name Binance (look-alike characters: i → 1); the official x account is @binance");
+  });
+
+  it("points elsewhere when the platform has no official account listed", () => {
+    const [f] = run("instagram:binance_support");
+    expect(f?.evidence).toMatchObject({ brand: "binance", target: "x:@binance" });
+    expect(f?.message).toContain("we know no official instagram account of Binance; on x it is @binance");
   });
 
   it("the brand's own name on a platform where another account is listed is a weak look-alike", () => {

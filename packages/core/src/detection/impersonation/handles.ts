@@ -67,13 +67,32 @@ function undecorate(handle: string): Decorated {
   return { core, decorations, glued, strongest };
 }
 
-function officialOf(brand: Brand, platform: string): string[] {
-  const here = brand.officialHandles[platform as keyof Brand["officialHandles"]] ?? [];
-  if (here.length > 0) return [...here];
-  return [...new Set(Object.values(brand.officialHandles).flat())];
+const show = (platform: string, handle: string): string => (AT_PLATFORMS.has(platform) ? `@${handle}` : handle);
+
+interface Official {
+  /** The brand's official handles on this platform, or on any platform when none is listed here. */
+  readonly handles: string[];
+  /** What the finding points the reader to: the official account here, else one elsewhere, else the brand's site. */
+  readonly target: string;
+  /** The same, as the end of a sentence. */
+  readonly text: string;
 }
 
-const show = (platform: string, handle: string): string => (AT_PLATFORMS.has(platform) ? `@${handle}` : handle);
+function officialOf(brand: Brand, platform: string): Official {
+  const here = brand.officialHandles[platform as keyof Brand["officialHandles"]] ?? [];
+  if (here[0] !== undefined) {
+    const target = show(platform, here[0]);
+    return { handles: [...here], target, text: `the official ${platform} account is ${target}` };
+  }
+  const elsewhere = Object.entries(brand.officialHandles).flatMap(([p, hs]) => hs.map((h) => ({ p, h })));
+  const first = elsewhere[0];
+  if (first) {
+    const target = `${first.p}:${show(first.p, first.h)}`;
+    return { handles: [...new Set(elsewhere.map((x) => x.h))], target, text: `we know no official ${platform} account of ${brand.name}; on ${first.p} it is ${show(first.p, first.h)}` };
+  }
+  const site = brand.officialDomains[0] ?? brand.name;
+  return { handles: [], target: site, text: `we know no official account of ${brand.name}; its site is ${site}` };
+}
 
 /** The brand a core names exactly: a token, or an official handle on any platform. */
 function brandNamed(core: string, index: ImpersonationIndex): { brand: Brand; short: boolean } | null {
@@ -103,7 +122,7 @@ export function detectHandleImpersonation(entity: Entity, index: ImpersonationIn
   const owners = index.handlesByPlatform.get(platform)?.get(handle);
   if (owners?.[0]) {
     const b = owners[0];
-    return [finding("social.official_handle", "social", `${show(platform, handle)} is ${b.name}'s official ${platform} account`, { brand: b.id, official: officialOf(b, platform), target: show(platform, handle), platform, handle }, src, 0)];
+    return [finding("social.official_handle", "social", `${show(platform, handle)} is ${b.name}'s official ${platform} account`, { brand: b.id, official: officialOf(b, platform).handles, target: show(platform, handle), platform, handle }, src, 0)];
   }
 
   const d = undecorate(handle);
@@ -113,15 +132,14 @@ export function detectHandleImpersonation(entity: Entity, index: ImpersonationIn
     if (!(named.short && (weakGlue || d.strongest !== "strong"))) {
       const official = officialOf(named.brand, platform);
       const decoration = d.decorations.find((w) => HANDLE_DECORATIONS.get(w)?.strong) ?? d.decorations.find((w) => !isDigits(w)) ?? "digits";
-      const target = official[0] ? show(platform, official[0]) : named.brand.name;
       const poses = d.strongest === "strong"
         ? `Poses as ${named.brand.name}'s “${decoration}” account`
         : `Uses the name ${named.brand.name} dressed up with “${d.decorations.join("”, “")}”`;
       return [finding(
         "social.impersonation_decoration",
         "social",
-        `${poses}; the official ${platform} account is ${target}`,
-        { brand: named.brand.id, official, decoration, decorations: [...d.decorations], target, platform, handle },
+        `${poses}; ${official.text}`,
+        { brand: named.brand.id, official: official.handles, decoration, decorations: [...d.decorations], target: official.target, platform, handle },
         src,
         DECORATION_STRENGTH[d.strongest ?? "weak"],
       )];
@@ -140,14 +158,13 @@ export function detectHandleImpersonation(entity: Entity, index: ImpersonationIn
   const m = lookalike(compact, index) ?? (d.core !== compact ? lookalike(d.core, index) : null);
   if (!m) return [];
   const official = officialOf(m.brand, platform);
-  const target = official[0] ? show(platform, official[0]) : m.brand.name;
   const dressedWith = m.seen === compact ? [] : [...d.decorations];
   const dressed = dressedWith.length > 0 ? `, dressed up with “${dressedWith.join("”, “")}”` : "";
   return [finding(
     "social.handle_lookalike",
     "social",
-    `Looks like ${m.brand.name}'s ${official[0] ? `official account ${target}` : "name"} (${m.detail}${dressed})`,
-    { brand: m.brand.id, official, target, technique: m.technique, distance: m.distance, decorations: dressedWith, platform, handle },
+    `Looks like the name ${m.brand.name} (${m.detail}${dressed}); ${official.text}`,
+    { brand: m.brand.id, official: official.handles, target: official.target, technique: m.technique, distance: m.distance, decorations: dressedWith, platform, handle },
     src,
     m.strength * (dressedWith.length > 0 ? 0.95 : 1),
   )];

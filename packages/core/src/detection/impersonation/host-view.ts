@@ -70,7 +70,7 @@ export function labelParts(label: string): string[] {
 }
 
 /** True when the host or any parent domain is an official domain of any brand. */
-export function isOfficialHost(view: HostView, official: ReadonlyMap<string, unknown>): boolean {
+export function isOfficialHost(view: HostView, official: { has(domain: string): boolean }): boolean {
   let h = view.host;
   for (;;) {
     if (official.has(h)) return true;

@@ -52,6 +52,6 @@ function buildNeighbours(): ReadonlyMap<string, string> {
 }
 
 /** Character → its neighbouring keys on any supported layout, as one string (e.g. "a" → "qswz..."). */
-export const KEYBOARD_NEIGHBOURS: ReadonlyMap<string, string> = buildNeighbours();
+const KEYBOARD_NEIGHBOURS: ReadonlyMap<string, string> = buildNeighbours();
 
 export const keyboardNeighbours = (ch: string): string => KEYBOARD_NEIGHBOURS.get(ch) ?? "";

@@ -1,94 +1,45 @@
 import type { Finding } from "../types.js";
 import type { ImpersonationIndex, TokenEntry } from "./build-index.js";
-import { describeEdit } from "./describe.js";
+import { better, fromMatch, type Candidate } from "./candidate.js";
+import { digitsInside } from "./digits.js";
 import { finding } from "./findings.js";
 import { labelParts, type HostView } from "./host-view.js";
-import { fuzzyTokenMatch, type TokenMatch } from "./label-match.js";
-import { PART_FACTOR, TLD_SWAP_STRENGTH } from "./policy.js";
+import { fuzzyTokenMatch } from "./label-match.js";
+import { leetspeak } from "./leetspeak.js";
+import { PART_FACTOR } from "./policy.js";
+import { subdomainSplit } from "./subdomain-split.js";
+import { tldSwap } from "./tld-swap.js";
 
-type Technique = TokenMatch["technique"] | "tld-swap" | "subdomain";
-
-interface Candidate {
-  readonly entry: TokenEntry;
-  readonly technique: Technique;
-  readonly distance: number;
-  readonly strength: number;
-  /** What was compared with the token (the label, a part of it, joined labels). */
-  readonly seen: string;
-  readonly detail: string;
-}
-
-const better = (a: Candidate | null, b: Candidate | null): Candidate | null =>
-  !a ? b : !b ? a : b.strength > a.strength ? b : a;
-
-function fromMatch(m: TokenMatch | null, seen: string, index: ImpersonationIndex, factor = 1, extra = ""): Candidate | null {
-  if (!m) return null;
-  const entry = index.tokens[m.id] as TokenEntry;
-  const detail = describeEdit(entry.token, seen, m.technique, m.distance) + extra;
-  return { entry, technique: m.technique, distance: m.distance, strength: m.strength * factor, seen, detail };
-}
-
-/** Country-code suffixes ("de", "co.uk"): brands often own their name there, so a swap is weaker evidence. */
-const isCountryCode = (suffix: string): boolean => {
-  const tld = suffix.slice(suffix.lastIndexOf(".") + 1);
-  return tld.length === 2;
-};
-
-/** "paypal.xyz": the exact distinctive token, on a suffix none of the brand's official domains use. */
-function tldSwap(view: HostView, index: ImpersonationIndex): Candidate | null {
-  const id = index.tokenIds.get(view.label);
-  if (id === undefined || view.privateSuffix) return null;
-  const entry = index.tokens[id] as TokenEntry;
-  if (entry.short) return null;
-  const strength = isCountryCode(view.suffix) ? TLD_SWAP_STRENGTH.countryCode : TLD_SWAP_STRENGTH.generic;
-  return { entry, technique: "tld-swap", distance: 0, strength, seen: view.label, detail: `same name on .${view.suffix}` };
-}
-
-/** "pay.pal.com", "www.pay-pa1.com": a token split across labels by an inserted dot. */
-function subdomainSplit(view: HostView, index: ImpersonationIndex): Candidate | null {
+/** "pay-pal", "pay-pa1": hyphens inserted into a name, read without them, and each part alone ("metamsak-wallet"). */
+function hyphenated(label: string, bare: string, index: ImpersonationIndex): Candidate | null {
   let best: Candidate | null = null;
-  let joined = view.label;
-  for (let k = view.registrableIndex - 1; k >= 0 && k >= view.registrableIndex - 2; k--) {
-    const sub = view.labels[k] as string;
-    if (sub === "www") break;
-    joined = sub + joined;
-    const id = index.tokenIds.get(joined);
-    if (id !== undefined && !(index.tokens[id] as TokenEntry).short) {
-      const entry = index.tokens[id] as TokenEntry;
-      best = better(best, { entry, technique: "subdomain", distance: 0, strength: 0.9, seen: view.labels.slice(k, view.registrableIndex + 1).join("."), detail: "a dot inserted into the name" });
-    } else {
-      // Permutations and skeletons only: a split name with a further typo is too far-fetched to pay an edit-distance search for.
-      best = better(best, fromMatch(fuzzyTokenMatch(joined.replaceAll("-", ""), index, false), joined, index, 0.8, ", split by a dot"));
-    }
+  const id = index.tokenIds.get(bare);
+  const entry = id === undefined ? undefined : (index.tokens[id] as TokenEntry);
+  if (entry && !entry.short) best = { entry, technique: "hyphenation", distance: 1, strength: 0.9, seen: label, detail: "hyphens added" };
+  else best = fromMatch(fuzzyTokenMatch(bare, index), bare, index, 0.95, ", hyphens added");
+  for (const part of labelParts(label)) {
+    if (part.length >= 5 && part !== label) best = better(best, fromMatch(fuzzyTokenMatch(part, index), part, index, PART_FACTOR));
   }
   return best;
 }
 
 /**
  * Typosquatting of the registrable label: same name on another TLD, dnstwist permutations,
- * skeleton copies and bounded edit distance, on the label, the label without hyphens, each
- * hyphen-separated part ("metamsak-wallet"), and labels joined across a dot.
+ * skeleton copies and bounded edit distance, on the label, the label without hyphens, without
+ * digits, each hyphen-separated part, digits read as letters, and labels joined across a dot.
+ * Reports the strongest reading.
  */
 export function lookalikeFinding(view: HostView, index: ImpersonationIndex): Finding | null {
-  if (view.label.startsWith("xn--")) return null; // the homograph check reads the Unicode form
-  let best = tldSwap(view, index);
   const label = view.label;
-  const hyphenated = label.includes("-");
-  // A hyphenated label gets its edit distance without the hyphens, just below.
-  best = better(best, fromMatch(fuzzyTokenMatch(label, index, !hyphenated), label, index));
-  if (hyphenated) {
-    const bare = label.replaceAll("-", "");
-    const id = index.tokenIds.get(bare);
-    if (id !== undefined && !(index.tokens[id] as TokenEntry).short) {
-      const entry = index.tokens[id] as TokenEntry;
-      best = better(best, { entry, technique: "hyphenation", distance: 1, strength: 0.9, seen: label, detail: "hyphens added" });
-    } else {
-      best = better(best, fromMatch(fuzzyTokenMatch(bare, index), bare, index, 0.95, ", hyphens added"));
-    }
-    for (const part of labelParts(label)) {
-      if (part.length >= 5 && part !== label) best = better(best, fromMatch(fuzzyTokenMatch(part, index), part, index, PART_FACTOR));
-    }
-  }
+  if (label.startsWith("xn--")) return null; // the homograph check reads the Unicode form
+  const hasHyphen = label.includes("-");
+  const bare = hasHyphen ? label.replaceAll("-", "") : label;
+  let best = tldSwap(view, index);
+  // A hyphenated label gets its edit distance without the hyphens, in `hyphenated`.
+  best = better(best, fromMatch(fuzzyTokenMatch(label, index, !hasHyphen), label, index));
+  if (hasHyphen) best = better(best, hyphenated(label, bare, index));
+  best = better(best, digitsInside(bare, label, index));
+  best = better(best, leetspeak(bare, label, index));
   best = better(best, subdomainSplit(view, index));
   if (!best) return null;
   const { entry } = best;

@@ -111,24 +111,19 @@ const FUZZERS: Readonly<Record<PermutationTechnique, (t: string, emit: Emit) => 
 };
 
 /**
- * Calls `emit` with every label one dnstwist fuzzer step away from `token` (a lower-case
- * [a-z0-9] brand token), and the fuzzer that made it. `visualOnly` keeps only homoglyphs: for
- * four-letter tokens a typo is as likely to be another ordinary word as an attack, but a "0"
- * for an "o" is still deliberate. May emit a label more than once and may emit the token
- * itself (a swap of equal letters); the caller keeps the first and skips the token.
- * Callback rather than generator: this runs ~170,000 times at start-up.
+ * Calls `emit` with every label one step of the given dnstwist fuzzers away from `token` (a
+ * lower-case [a-z0-9] brand token), and the fuzzer that made it. May emit a label more than
+ * once and may emit the token itself (a swap of equal letters); the caller keeps the first and
+ * skips the token. Callback rather than generator: this runs ~150,000 times at start-up.
  */
-export function forEachPermutation(token: string, visualOnly: boolean, emit: Emit): void {
-  for (const technique of PERMUTATION_TECHNIQUES) {
-    if (visualOnly && technique !== "homoglyph") continue;
-    FUZZERS[technique](token, emit);
-  }
+export function forEachPermutation(token: string, techniques: ReadonlySet<PermutationTechnique>, emit: Emit): void {
+  for (const technique of PERMUTATION_TECHNIQUES) if (techniques.has(technique)) FUZZERS[technique](token, emit);
 }
 
 /** All permutations of `token` with the technique that names each (for tests and tools). */
-export function permutationsOf(token: string, visualOnly = false): Map<string, PermutationTechnique> {
+export function permutationsOf(token: string, techniques: ReadonlySet<PermutationTechnique> = new Set(PERMUTATION_TECHNIQUES)): Map<string, PermutationTechnique> {
   const out = new Map<string, PermutationTechnique>();
-  forEachPermutation(token, visualOnly, (p, t) => {
+  forEachPermutation(token, techniques, (p, t) => {
     if (p !== token && !out.has(p)) out.set(p, t);
   });
   return out;

@@ -3,19 +3,38 @@
  * each other, so the allowance grows with the length of the brand token.
  */
 
-/** Tokens shorter than this get no typo permutations, only visual (homoglyph) ones. */
-export const MIN_TYPO_TOKEN_LENGTH = 5;
+import { PERMUTATION_TECHNIQUES, type PermutationTechnique } from "./permutations.js";
 
 /** Typo permutations shorter than this are dropped: four letters are too often another word ("gmail" → "mail"). */
 export const MIN_PERMUTATION_LENGTH = 5;
 
+const ALL: ReadonlySet<PermutationTechnique> = new Set(PERMUTATION_TECHNIQUES);
+/**
+ * Five-letter tokens: a neighbouring key, an extra letter or a flipped bit turns "gmail" and
+ * "ymail" into the names of real mail providers ("fmail", "hmail", "cmail", "amail"), so only
+ * slips that keep every letter (swaps, doubles, vowels, a hyphen) and look-alikes count.
+ */
+const FIVE: ReadonlySet<PermutationTechnique> = new Set(["homoglyph", "transposition", "repetition", "vowel-swap", "hyphenation"]);
+/** Four-letter and ordinary-word tokens: only look-alike characters ("app1e"), never typos. */
+const VISUAL: ReadonlySet<PermutationTechnique> = new Set(["homoglyph"]);
+const NONE: ReadonlySet<PermutationTechnique> = new Set();
+
+/** Which dnstwist fuzzers to precompute for a token. */
+export function permutationTechniques(tokenLength: number, short: boolean): ReadonlySet<PermutationTechnique> {
+  if (tokenLength < 4) return NONE;
+  if (short || tokenLength === 4) return VISUAL;
+  return tokenLength === 5 ? FIVE : ALL;
+}
+
 /**
  * Edit distance allowed between a label and a brand token, by token length: none below six
- * (five-letter tokens are within one edit of too many words and names, "bingx"/"bingo"; they still get
- * the dnstwist permutations, which only model plausible typos), one for 6–8, two from nine.
+ * (five-letter tokens are within one edit of too many words, "mail" of "gmail", "bingo" of
+ * "bingx"), one for 6–10, two from eleven. Two edits on nine or ten letters reached real
+ * businesses in the free-mail list: "centurylink" (centrelink), "realmail" (royalmail),
+ * "coinlink" (chainlink), "w3internet" (btinternet).
  */
 export function allowedEdits(tokenLength: number): 0 | 1 | 2 {
-  if (tokenLength >= 9) return 2;
+  if (tokenLength >= 11) return 2;
   if (tokenLength >= 6) return 1;
   return 0;
 }
@@ -31,6 +50,8 @@ export function closeness(distance: number, tokenLength: number): number {
 export const BRAND_IN_NAME_STRENGTH = 0.6;
 /** Strength of a brand name as a sub-domain label of an unofficial domain. */
 export const BRAND_IN_SUBDOMAIN_STRENGTH = 0.55;
+/** Country codes marketed as generic names (.io, .co, .ai ...): a brand on them is treated like one on .xyz. */
+export const GENERIC_COUNTRY_CODES: ReadonlySet<string> = new Set(["io", "co", "me", "ai", "tv", "cc", "ws", "gg", "to", "sh", "ly", "la", "fm", "so", "pw", "vc"]);
 /** Same name, other TLD: strong on a generic TLD, weaker on a country code a brand may well own. */
 export const TLD_SWAP_STRENGTH = { generic: 0.85, countryCode: 0.5 } as const;
 /** A look-alike found in one hyphen-separated part rather than the whole label. */
