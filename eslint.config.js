@@ -41,7 +41,8 @@ export default tseslint.config(
           { sourceTag: "type:data", onlyDependOnLibsWithTags: ["type:data"], bannedExternalImports: NOT_IN_CORE },
           { sourceTag: "type:contract", onlyDependOnLibsWithTags: ["type:contract"], bannedExternalImports: DI },
           // Adapters run the shared port contract suites from type:testing in their tests.
-          { sourceTag: "type:adapter", onlyDependOnLibsWithTags: ["type:domain", "type:data", "type:contract", "type:testing"], bannedExternalImports: DI },
+          // type:feature: the bot kernel's storage ports (and their contract suites) are implemented by @svc/persistence.
+          { sourceTag: "type:adapter", onlyDependOnLibsWithTags: ["type:domain", "type:data", "type:contract", "type:testing", "type:feature"], bannedExternalImports: DI },
           { sourceTag: "type:feature", onlyDependOnLibsWithTags: ["type:domain", "type:data", "type:contract"], bannedExternalImports: [...DI, "typeorm", "pg", "hono", "grammy", "discord.js", "@slack/bolt"] },
           { sourceTag: "type:client", onlyDependOnLibsWithTags: ["type:contract"], bannedExternalImports: DI },
           { sourceTag: "type:testing", onlyDependOnLibsWithTags: ["type:domain", "type:data", "type:testing"], bannedExternalImports: DI },

@@ -53,6 +53,9 @@ export interface TelegramApp {
   readonly stars: Stars;
 }
 
+/** The platform name the stores key chats by, and reports and tickets record. */
+export const PLATFORM = "telegram";
+
 /** Telegram's stand-in sender for anonymous group admins. */
 const GROUP_ANONYMOUS_BOT = 1087968824;
 
@@ -70,7 +73,7 @@ export function createTelegramApp(deps: TelegramAppDeps): TelegramApp {
   bot.api.config.use(floodControl(deps.sleep ? { sleep: deps.sleep } : {}));
   const chat = new TelegramChatPort(bot.api, { clock: deps.clock, ...(deps.adminTtlMs !== undefined ? { adminTtlMs: deps.adminTtlMs } : {}) });
   const kernel = new BotKernel({
-    platform: "telegram",
+    platform: PLATFORM,
     dialect: "telegram",
     chat,
     screening: deps.screening,

@@ -15,6 +15,10 @@ const schema = z
     TELEGRAM_WEBHOOK_PATH: z.string().regex(/^\/[\w/-]{0,200}$/u).default("/telegram/webhook"),
     TELEGRAM_STARS_STARTER: z.coerce.number().int().min(1).max(100_000).default(1500),
     TELEGRAM_STARS_PRO: z.coerce.number().int().min(1).max(100_000).default(5000),
+    /** PostgreSQL (server mode); without it the state lives in embedded PGlite under SVC_DATA_DIR/pgdata. */
+    DATABASE_URL: z.string().regex(/^postgres(?:ql)?:\/\//u, "must be a postgres:// URL").optional(),
+    /** Embedded PGlite's home (`pgdata` inside it), as the API's; `memory://` keeps everything in memory (tests). */
+    SVC_DATA_DIR: z.string().min(1).default("./.svc"),
     /** Makes the first API key deterministic (shared with the API); its key is accepted by /connect as pro. */
     SVC_BOOTSTRAP_KEY: z.string().min(32).optional(),
     PORT: z.coerce.number().int().min(1).max(65_535).default(8080),

@@ -1,11 +1,6 @@
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
 import {
-  InMemoryMemberDirectory,
-  InMemoryPaymentLedger,
-  InMemoryPlanResolver,
-  InMemoryReportSink,
-  InMemorySettingsStore,
-  InMemoryStatsStore,
-  InMemorySupportDesk,
   systemClock,
   type Clock,
   type MemberDirectory,
@@ -17,18 +12,37 @@ import {
   type StatsStore,
   type SupportDesk,
 } from "@svc/bot-kernel";
-import { apiKeyFromSecret } from "@svc/core";
+import { apiKeyFromSecret, hashApiKey } from "@svc/core";
+import {
+  openDataSource,
+  TypeOrmAccountRepository,
+  TypeOrmApiKeyRepository,
+  TypeOrmBotMemberDirectory,
+  TypeOrmBotPaymentLedger,
+  TypeOrmBotSettingsStore,
+  TypeOrmBotStatsStore,
+  TypeOrmBotSupportDesk,
+  TypeOrmReportRepository,
+} from "@svc/persistence";
+import type { Transformer } from "grammy";
+import type { UserFromGetMe } from "grammy/types";
 import { Container } from "inversify";
-import { createTelegramApp, type TelegramApp } from "./bot.js";
+import type { DataSource } from "typeorm";
+import { createTelegramApp, PLATFORM, type TelegramApp } from "./bot.js";
 import type { TelegramConfig } from "./config.js";
+import { ApiKeyPlanResolver } from "./plan-resolver.js";
+import { ReportRepositorySink } from "./report-sink.js";
 
 /**
- * The composition root: the only place that knows which adapter implements which port.
- * Today every store is the kernel's in-memory one (the embedded default); the lead swaps in
- * TypeORM adapters here without touching the bot or the kernel.
+ * The composition root: the only place that knows which adapter implements which port. Every
+ * store is a TypeORM adapter on one DataSource: PostgreSQL when DATABASE_URL is set, else
+ * embedded PGlite under SVC_DATA_DIR/pgdata (the API's location). Reports go into the API's
+ * report store and `/connect` reads the API's keys, so with a shared database the bot and the
+ * API see the same reports, keys and plans.
  */
 export const TOKENS = {
   config: Symbol("config"),
+  dataSource: Symbol("dataSource"),
   clock: Symbol("clock"),
   screening: Symbol("screening"),
   settings: Symbol("settings"),
@@ -44,32 +58,60 @@ export const TOKENS = {
 export interface ContainerOverrides {
   readonly screening: ScreeningPort;
   readonly clock?: Clock;
+  /** An open DataSource to use instead of the configured one (tests: an in-memory PGlite). The caller closes it. */
+  readonly dataSource?: DataSource;
+  /** Innermost Bot API transformer and known identity: tests run the bot without a network. */
+  readonly transport?: Transformer;
+  readonly botInfo?: UserFromGetMe;
 }
 
-export function buildContainer(config: TelegramConfig, overrides: ContainerOverrides): Container {
+/**
+ * The database the config names, migrated. PGlite is one process's database: a bot and an
+ * API in separate processes must not open the same data dir (use PostgreSQL, or give the bot
+ * its own SVC_DATA_DIR).
+ */
+export async function openBotDataSource(config: Pick<TelegramConfig, "DATABASE_URL" | "SVC_DATA_DIR">): Promise<DataSource> {
+  if (config.DATABASE_URL) return openDataSource({ url: config.DATABASE_URL });
+  if (config.SVC_DATA_DIR === "memory://") return openDataSource({ dataDir: "memory://" });
+  const dataDir = resolve(config.SVC_DATA_DIR, "pgdata");
+  mkdirSync(dataDir, { recursive: true });
+  return openDataSource({ dataDir });
+}
+
+export interface BotRuntime {
+  readonly container: Container;
+  readonly app: TelegramApp;
+  readonly dataSource: DataSource;
+  /** Closes the DataSource if this runtime opened it. */
+  close(): Promise<void>;
+}
+
+export async function buildContainer(config: TelegramConfig, overrides: ContainerOverrides): Promise<BotRuntime> {
+  const dataSource = overrides.dataSource ?? (await openBotDataSource(config));
   const c = new Container({ defaultScope: "Singleton" });
   c.bind<TelegramConfig>(TOKENS.config).toConstantValue(config);
+  c.bind<DataSource>(TOKENS.dataSource).toConstantValue(dataSource);
   c.bind<Clock>(TOKENS.clock).toConstantValue(overrides.clock ?? systemClock);
   c.bind<ScreeningPort>(TOKENS.screening).toConstantValue(overrides.screening);
-  c.bind<SettingsStore>(TOKENS.settings).toConstantValue(new InMemorySettingsStore());
-  c.bind<StatsStore>(TOKENS.stats).toConstantValue(new InMemoryStatsStore());
-  c.bind<MemberDirectory>(TOKENS.members).toConstantValue(new InMemoryMemberDirectory());
-  c.bind<ReportSink>(TOKENS.reports).toConstantValue(new InMemoryReportSink());
-  c.bind<SupportDesk>(TOKENS.support).toConstantValue(new InMemorySupportDesk());
-  c.bind<PaymentLedger>(TOKENS.ledger).toConstantValue(new InMemoryPaymentLedger());
+  c.bind<SettingsStore>(TOKENS.settings).toResolvedValue((ds: DataSource) => new TypeOrmBotSettingsStore(ds, PLATFORM), [TOKENS.dataSource]);
+  c.bind<StatsStore>(TOKENS.stats).toResolvedValue((ds: DataSource) => new TypeOrmBotStatsStore(ds, PLATFORM), [TOKENS.dataSource]);
+  c.bind<MemberDirectory>(TOKENS.members).toResolvedValue((ds: DataSource) => new TypeOrmBotMemberDirectory(ds, PLATFORM), [TOKENS.dataSource]);
+  c.bind<ReportSink>(TOKENS.reports).toResolvedValue((ds: DataSource) => new ReportRepositorySink(new TypeOrmReportRepository(ds)), [TOKENS.dataSource]);
+  c.bind<SupportDesk>(TOKENS.support).toResolvedValue((ds: DataSource) => new TypeOrmBotSupportDesk(ds), [TOKENS.dataSource]);
+  c.bind<PaymentLedger>(TOKENS.ledger).toResolvedValue((ds: DataSource) => new TypeOrmBotPaymentLedger(ds), [TOKENS.dataSource]);
   c.bind<PlanResolver>(TOKENS.plans).toResolvedValue(
-    (cfg: TelegramConfig) => {
-      // Until the API's key store is reachable from here, only the bootstrap key resolves.
-      const r = new InMemoryPlanResolver();
-      if (cfg.SVC_BOOTSTRAP_KEY) r.add(apiKeyFromSecret(cfg.SVC_BOOTSTRAP_KEY), "pro");
-      return r;
-    },
-    [TOKENS.config],
+    (cfg: TelegramConfig, ds: DataSource) =>
+      new ApiKeyPlanResolver(new TypeOrmApiKeyRepository(ds), new TypeOrmAccountRepository(ds), {
+        ...(cfg.SVC_BOOTSTRAP_KEY ? { bootstrap: { keyHash: hashApiKey(apiKeyFromSecret(cfg.SVC_BOOTSTRAP_KEY)), plan: "pro" as const } } : {}),
+      }),
+    [TOKENS.config, TOKENS.dataSource],
   );
   c.bind<TelegramApp>(TOKENS.app).toResolvedValue(
     (cfg: TelegramConfig, clock: Clock, screening: ScreeningPort, settings: SettingsStore, stats: StatsStore, members: MemberDirectory, reports: ReportSink, support: SupportDesk, plans: PlanResolver, ledger: PaymentLedger) =>
       createTelegramApp({
         token: cfg.TELEGRAM_BOT_TOKEN,
+        ...(overrides.botInfo ? { botInfo: overrides.botInfo } : {}),
+        ...(overrides.transport ? { transport: overrides.transport } : {}),
         clock,
         screening,
         settings,
@@ -83,5 +125,13 @@ export function buildContainer(config: TelegramConfig, overrides: ContainerOverr
       }),
     [TOKENS.config, TOKENS.clock, TOKENS.screening, TOKENS.settings, TOKENS.stats, TOKENS.members, TOKENS.reports, TOKENS.support, TOKENS.plans, TOKENS.ledger],
   );
-  return c;
+  const ownsDataSource = overrides.dataSource === undefined;
+  return {
+    container: c,
+    app: c.get<TelegramApp>(TOKENS.app),
+    dataSource,
+    close: async () => {
+      if (ownsDataSource && dataSource.isInitialized) await dataSource.destroy();
+    },
+  };
 }

@@ -1,9 +1,9 @@
 import type { ScreeningPort } from "@svc/bot-kernel";
 import { serve } from "@hono/node-server";
 import { createScreener } from "@svc/core";
-import { ALLOWED_UPDATES, type TelegramApp } from "./bot.js";
+import { ALLOWED_UPDATES } from "./bot.js";
 import { parseConfig } from "./config.js";
-import { buildContainer, TOKENS } from "./container.js";
+import { buildContainer } from "./container.js";
 import { createWebhookApp } from "./webhook.js";
 
 /** The embedded screening engine behind the kernel's port: the one line to change for a remote engine. */
@@ -13,8 +13,10 @@ function embeddedScreening(): ScreeningPort {
 }
 
 const config = parseConfig(process.env);
-const container = buildContainer(config, { screening: embeddedScreening() });
-const { bot, kernel } = container.get<TelegramApp>(TOKENS.app);
+// PostgreSQL when DATABASE_URL is set, else embedded PGlite under SVC_DATA_DIR (migrated on open).
+const runtime = await buildContainer(config, { screening: embeddedScreening() });
+const { bot, kernel } = runtime.app;
+console.log(`svc Telegram bot: storage ${config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}`}`);
 
 // Lockdowns and learning periods end on time even in a quiet chat.
 const timer = setInterval(() => void kernel.tick().catch((e: unknown) => console.error("tick failed", e)), 30_000);
@@ -46,7 +48,7 @@ if (config.TELEGRAM_MODE === "webhook") {
   console.log(`svc Telegram bot: webhook on port ${config.PORT}${config.TELEGRAM_WEBHOOK_PATH}`);
   const stop = (): void => {
     clearInterval(timer);
-    server.close();
+    server.close(() => void runtime.close());
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
@@ -55,10 +57,12 @@ if (config.TELEGRAM_MODE === "webhook") {
   await bot.api.deleteWebhook();
   const stop = (): void => {
     clearInterval(timer);
+    // bot.start() resolves once polling has stopped; the database closes after that (below).
     void bot.stop();
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   console.log("svc Telegram bot: long polling");
   await bot.start({ allowed_updates: [...ALLOWED_UPDATES] });
+  await runtime.close();
 }

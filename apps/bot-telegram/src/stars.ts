@@ -65,6 +65,9 @@ export class Stars {
     const p = parsePayload(sp.invoice_payload);
     if (p === null || sp.currency !== "XTR") return false;
     const now = this.deps.clock.now();
+    // The payment and the plan it buys are stored in one transaction: a crash in between can
+    // neither lose the plan of a recorded payment nor grant it twice when Telegram redelivers.
+    const grant = this.deps.kernel.purchaseGrant(p.chatId, p.plan, PLAN_DAYS, String(from.id));
     const fresh = await this.deps.ledger.record({
       chargeId: sp.telegram_payment_charge_id,
       platform: "telegram",
@@ -75,14 +78,10 @@ export class Stars {
       currency: sp.currency,
       paidAt: now.toISOString(),
       refundedAt: null,
-    });
+    }, grant);
     if (!fresh) return false;
-    // Paying again before the month is over extends it rather than losing the rest.
-    const s = await this.deps.kernel.settingsFor(p.chatId);
-    const base = s.plan.source === "stars" && s.plan.tier === p.plan && s.plan.until && Date.parse(s.plan.until) > now.getTime() ? new Date(s.plan.until) : now;
-    const until = new Date(base.getTime() + PLAN_DAYS * 86_400_000);
-    await this.deps.kernel.grantPlan(p.chatId, p.plan, until, String(from.id));
-    await this.deps.api.sendMessage(chatId, `⭐ Thank you! This group is on the ${p.plan} plan until ${until.toISOString().slice(0, 10)}.`);
+    const s = await this.deps.kernel.planPurchased(p.chatId);
+    await this.deps.api.sendMessage(chatId, `⭐ Thank you! This group is on the ${p.plan} plan until ${s.plan.until?.slice(0, 10) ?? "further notice"}.`);
     return true;
   }
 

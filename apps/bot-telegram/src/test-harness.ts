@@ -115,14 +115,15 @@ export function createHarness() {
     .set("claim-airdrop.top", "high", "Suspicious top-level domain and airdrop keyword")
     .set("0x52908400098527886E0F7030069857D2E4169EE7", "critical", "Known drainer wallet")
     .set("docs.python.org", "low");
+  const settings = new InMemorySettingsStore();
   const stores = {
-    settings: new InMemorySettingsStore(),
+    settings,
     stats: new InMemoryStatsStore(),
     members: new InMemoryMemberDirectory(),
     reports: new InMemoryReportSink(),
     support: new InMemorySupportDesk(),
     plans: new InMemoryPlanResolver(),
-    ledger: new InMemoryPaymentLedger(),
+    ledger: new InMemoryPaymentLedger(settings),
   };
   const sleeps: number[] = [];
   const errors: unknown[] = [];

@@ -6,7 +6,7 @@ import { auditMembers, checkMember, prepareAdmins } from "./impersonation.js";
 import { baselineReply, recordLearn, routineDomains, startLearn } from "./learn-mode.js";
 import { bestEffort, isTrustedUser, Monitor, type Capabilities, type IncomingMessage, type ScanOutcome } from "./monitoring.js";
 import type { Decision } from "./policy.js";
-import { isVerdict, type Clock, type MemberDirectory, type PlanResolver, type PlanTier, type ReportSink, type ScreeningPort, type StatsStore, type SupportDesk } from "./ports.js";
+import { isVerdict, type Clock, type MemberDirectory, type PlanGrant, type PlanResolver, type PlanTier, type ReportSink, type ScreeningPort, type StatsStore, type SupportDesk } from "./ports.js";
 import { defang, verdictBlocks, verdictReply } from "./render.js";
 import { code, heading, list, note, text, type Block, type Reply } from "./reply.js";
 import { DEFAULT_POLICY, defaultSettings, effectivePlan, LIMITS, planAtLeast, type ChatSettings, type SettingsStore } from "./settings.js";
@@ -733,12 +733,26 @@ export class BotKernel {
     return seen ? `id:${seen.id}` : `@${username}`;
   }
 
-  /** For apps that grant plans after a payment: binds a plan tier to the chat until a date. */
-  async grantPlan(chatId: string, tier: Exclude<PlanTier, "free">, until: Date, by: string): Promise<ChatSettings> {
+  /**
+   * A purchase as a settings change, for `PaymentLedger.record` to apply in the transaction that
+   * records the payment: `tier` for `days` days from now, or from the end of a running purchase
+   * of the same tier (paying again before the period is over extends it rather than losing the rest).
+   */
+  purchaseGrant(chatId: string, tier: Exclude<PlanTier, "free">, days: number, by: string): PlanGrant {
+    const now = this.deps.clock.now();
+    return (current) => {
+      const s = current ?? defaultSettings(chatId, this.deps.platform, now);
+      const runningUntil = s.plan.source === "stars" && s.plan.tier === tier && s.plan.until !== null ? Date.parse(s.plan.until) : Number.NaN;
+      const from = runningUntil > now.getTime() ? runningUntil : now.getTime();
+      return { ...s, plan: { tier, source: "stars", boundBy: by, until: new Date(from + days * 86_400_000).toISOString() }, updatedAt: now.toISOString() };
+    };
+  }
+
+  /** After a purchase was recorded and granted (`purchaseGrant`): logs the upgrade and answers the settings in force. */
+  async planPurchased(chatId: string): Promise<ChatSettings> {
     const s = await this.settingsFor(chatId);
-    const saved = await this.save({ ...s, plan: { tier, source: "stars", boundBy: by, until: until.toISOString() } });
-    await this.monitor.log(saved, { action: `plan upgraded: ${tier} until ${until.toISOString().slice(0, 10)}`, policy: saved.policy, chatId, user: null });
-    return saved;
+    await this.monitor.log(s, { action: `plan upgraded: ${s.plan.tier} until ${s.plan.until?.slice(0, 10) ?? "further notice"}`, policy: s.policy, chatId, user: null });
+    return s;
   }
 
   /** Ends a purchased plan early (refund). A plan bound by API key is left alone. */

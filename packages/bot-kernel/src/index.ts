@@ -31,3 +31,5 @@ export { InMemoryPlanResolver } from "./in-memory-plan-resolver.js";
 export { InMemoryChatPort, type ChatCall } from "./in-memory-chat-port.js";
 export { ManualClock, systemClock } from "./manual-clock.js";
 export { InMemoryScreening, makeVerdict } from "./in-memory-screening.js";
+// Port contract suites (vitest is passed in, never imported at run time): see contracts/index.ts.
+export * from "./contracts/index.js";

@@ -1,5 +1,6 @@
 import type { Clock, EntityType, Verdict } from "@svc/core";
 import type { ChatUser } from "./chat-port.js";
+import type { ChatSettings } from "./settings.js";
 
 export type { Clock };
 
@@ -101,9 +102,21 @@ export interface Payment {
   readonly refundedAt: string | null;
 }
 
+/**
+ * What a payment buys, as a change to its chat's settings: the ledger applies it to the settings
+ * of (`payment.platform`, `payment.chatId`) in the transaction that records the payment, so a
+ * charge grants its plan exactly once or not at all. It runs inside that transaction, so it must
+ * be pure (no I/O). `current` is null for a chat with no settings yet.
+ */
+export type PlanGrant = (current: ChatSettings | null) => ChatSettings;
+
 export interface PaymentLedger {
-  /** Records a payment once; false when the charge id is already known (a redelivered update). */
-  record(payment: Payment): Promise<boolean>;
+  /**
+   * Records a payment once and, atomically with it, applies `grant` to the chat's settings.
+   * False, and no grant, when the charge id is already known (a redelivered update), also when
+   * the same charge arrives twice at once.
+   */
+  record(payment: Payment, grant?: PlanGrant): Promise<boolean>;
   get(chargeId: string): Promise<Payment | null>;
   /** The user's most recent payment that has not been refunded. */
   latestFor(platform: string, userId: string): Promise<Payment | null>;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll } from "vitest";
 import type { DataSource } from "typeorm";
+import { typeOrmBotContracts } from "./bot-contract-suites.js";
 import { typeOrmContracts } from "./contract-suites.js";
 import { openDataSource } from "./data-source.js";
 
@@ -13,3 +14,4 @@ afterAll(async () => {
 });
 
 typeOrmContracts("PGlite", () => ds);
+typeOrmBotContracts("PGlite", () => ds);

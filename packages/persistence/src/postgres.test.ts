@@ -2,8 +2,13 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { DataSource } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { aPayment, extendingGrant, fresh } from "@svc/bot-kernel";
+import { typeOrmBotContracts } from "./bot-contract-suites.js";
 import { anAuditRecord, typeOrmContracts, uniqueId } from "./contract-suites.js";
 import { openDataSource } from "./data-source.js";
+import { TypeOrmBotPaymentLedger } from "./repositories/typeorm-bot-payment-ledger.js";
+import { TypeOrmBotSettingsStore } from "./repositories/typeorm-bot-settings-store.js";
+import { TypeOrmBotStatsStore } from "./repositories/typeorm-bot-stats-store.js";
 import { TypeOrmCheckRepository } from "./repositories/typeorm-check-repository.js";
 import { TypeOrmUsageCounter } from "./repositories/typeorm-usage-counter.js";
 
@@ -44,6 +49,7 @@ describe.skipIf(!url)("PostgreSQL (TEST_DATABASE_URL)", () => {
   });
 
   typeOrmContracts("PostgreSQL", () => ds);
+  typeOrmBotContracts("PostgreSQL", () => ds);
 
   it("runs the migrations once: a second DataSource finds nothing to do and no schema drift", async () => {
     expect(await other.showMigrations()).toBe(false);
@@ -58,6 +64,25 @@ describe.skipIf(!url)("PostgreSQL (TEST_DATABASE_URL)", () => {
     const hits = await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? a : b).hit(key, "minute", window, 1, 30)));
     expect(hits.filter((h) => h.allowed)).toHaveLength(30);
     expect((await a.hit(key, "minute", window, 0, 30)).count).toBe(30);
+  });
+
+  it("grants a Stars payment once when two processes receive the same update at once", async () => {
+    const p = aPayment({ platform: "telegram" });
+    const grants = [extendingGrant(p), extendingGrant(p)];
+    const ledgers = [new TypeOrmBotPaymentLedger(ds), new TypeOrmBotPaymentLedger(other)];
+    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => (ledgers[i % 2] as TypeOrmBotPaymentLedger).record(p, grants[i % 2])));
+    expect(results.filter((r) => r)).toHaveLength(1);
+    expect((grants[0]?.calls ?? 0) + (grants[1]?.calls ?? 0)).toBe(1);
+    const plan = (await new TypeOrmBotSettingsStore(ds, "telegram").get(p.chatId))?.plan;
+    expect(plan?.until).toBe(new Date(Date.parse(p.paidAt) + 30 * 86_400_000).toISOString());
+  });
+
+  it("loses no stat increment from two processes counting at once", async () => {
+    const chat = fresh("chat");
+    const a = new TypeOrmBotStatsStore(ds, "telegram");
+    const b = new TypeOrmBotStatsStore(other, "telegram");
+    await Promise.all(Array.from({ length: 100 }, (_, i) => (i % 2 ? a : b).add(chat, "messages_scanned", 2)));
+    expect((await a.get(chat)).messages_scanned).toBe(200);
   });
 
   it("forms one chain from saves by two processes at once", async () => {

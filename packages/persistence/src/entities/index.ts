@@ -5,8 +5,10 @@ import { IdempotencyEntity } from "./idempotency.js";
 import { UsageEntity } from "./usage.js";
 import { IntelEntity } from "./intel.js";
 import { ReportEntity, ReporterEntity } from "./report.js";
+import { BOT_ENTITIES } from "./bot.js";
 
 export const ENTITIES = [
   AccountEntity, ApiKeyEntity, CheckEntity, ChainHeadEntity, IdempotencyEntity, UsageEntity,
   ReportEntity, ReporterEntity, GraphNodeEntity, GraphEdgeEntity, IntelEntity,
+  ...BOT_ENTITIES,
 ];

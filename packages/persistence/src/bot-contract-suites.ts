@@ -1,0 +1,76 @@
+import { describe, expect, it } from "vitest";
+import type { DataSource } from "typeorm";
+// Test-only module (imported by *.test.ts, not exported by the package): the bot store contracts live in @svc/bot-kernel.
+import { botStoreContracts, defaultSettings, fresh, type BotStoreFixture } from "@svc/bot-kernel";
+import { BOT_TABLES } from "./entities/bot.js";
+import { TypeOrmBotMemberDirectory } from "./repositories/typeorm-bot-member-directory.js";
+import { TypeOrmBotPaymentLedger } from "./repositories/typeorm-bot-payment-ledger.js";
+import { TypeOrmBotSettingsStore } from "./repositories/typeorm-bot-settings-store.js";
+import { TypeOrmBotStatsStore } from "./repositories/typeorm-bot-stats-store.js";
+import { TypeOrmBotSupportDesk } from "./repositories/typeorm-bot-support-desk.js";
+
+/** Every row of every table of the schema, as text: what a privacy scan must search. */
+export async function dumpAllTables(ds: DataSource): Promise<{ tables: string[]; text: string }> {
+  const tables = ((await ds.query(
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`,
+  )) as { table_name: string }[]).map((r) => r.table_name);
+  const parts: string[] = [];
+  for (const t of tables) {
+    const [row] = (await ds.query(`SELECT coalesce(json_agg(x)::text, '[]') AS rows FROM "${t.replaceAll('"', '""')}" x`)) as { rows: string }[];
+    parts.push(`${t}: ${row?.rows ?? "[]"}`);
+  }
+  return { tables, text: parts.join("\n") };
+}
+
+export function typeOrmBotFixture(ds: DataSource): BotStoreFixture {
+  return {
+    stores: (platform) => ({
+      settings: new TypeOrmBotSettingsStore(ds, platform),
+      stats: new TypeOrmBotStatsStore(ds, platform),
+      members: new TypeOrmBotMemberDirectory(ds, platform),
+      ledger: new TypeOrmBotPaymentLedger(ds),
+      support: new TypeOrmBotSupportDesk(ds),
+    }),
+    async dump() {
+      const { tables, text } = await dumpAllTables(ds);
+      for (const t of BOT_TABLES) if (!tables.includes(t)) throw new Error(`table ${t} is missing from the scan`);
+      return text;
+    },
+  };
+}
+
+/**
+ * The bot kernel's store contracts against the TypeORM adapters on one shared DataSource (read
+ * when a test starts), plus what only the database adapters promise.
+ */
+export function typeOrmBotContracts(engine: string, ds: () => DataSource): void {
+  botStoreContracts({ describe, it, expect }, engine, async () => typeOrmBotFixture(ds()));
+
+  describe(`bot store adapters: ${engine}`, () => {
+    it("keeps at most perChat members per chat, evicting the least recently seen", async () => {
+      const members = new TypeOrmBotMemberDirectory(ds(), "bounded", { perChat: 3 });
+      const chat = fresh("chat");
+      for (let i = 0; i < 5; i++) await members.remember(chat, { id: `u${i}`, name: `User ${i}` }, new Date(Date.UTC(2026, 2, 2, 9, i)));
+      expect((await members.list(chat)).map((m) => m.id)).toEqual(["u2", "u3", "u4"]);
+      // Seeing u2 again makes it the most recent: the next newcomer evicts u3.
+      await members.remember(chat, { id: "u2", name: "User 2" }, new Date(Date.UTC(2026, 2, 2, 10)));
+      await members.remember(chat, { id: "u9", name: "User 9" }, new Date(Date.UTC(2026, 2, 2, 11)));
+      expect((await members.list(chat)).map((m) => m.id)).toEqual(["u4", "u2", "u9"]);
+    });
+
+    it("refuses settings of another platform", async () => {
+      const store = new TypeOrmBotSettingsStore(ds(), "telegram");
+      await expect(store.save(defaultSettings(fresh("chat"), "discord", new Date()))).rejects.toThrow(/platform/u);
+    });
+
+    it("has no column that could hold a message's text", async () => {
+      const cols = (await ds().query(
+        `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = ANY($1) ORDER BY table_name, ordinal_position`,
+        [[...BOT_TABLES]],
+      )) as { table_name: string; column_name: string }[];
+      const textLike = cols.filter((c) => /text|message|content|body|caption/u.test(c.column_name)).map((c) => `${c.table_name}.${c.column_name}`);
+      // The one text column: what a user chose to send to support.
+      expect(textLike).toEqual(["bot_support_tickets.text"]);
+    });
+  });
+}
