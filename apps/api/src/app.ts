@@ -15,6 +15,7 @@ import { charge } from "./middleware/rate-limit.js";
 import { requestId } from "./middleware/request-id.js";
 import { ApiProblem, entityProblem, problem, problemResponse, validationProblem } from "./problem.js";
 import { auditRoute, batchRoute, exportRoute, graphRoute, historyRoute, reportRoute, screenRoute } from "./routes/definitions.js";
+import { registerAsyncRoutes } from "./routes/async.js";
 import type { ApiServices } from "./services.js";
 
 const EXPORT_COLUMNS = ["id", "created_at", "entity_type", "entity_value", "risk_score", "risk_level", "confidence", "recommended_action", "signals", "ruleset", "channel", "key_id", "prev_hash", "record_hash"];
@@ -174,6 +175,8 @@ export function createApp(s: ApiServices): OpenAPIHono {
     const walk = await s.graph.walk(parsed.entity.id, { depth: q.depth, maxNodes: q.max_nodes, ...(q.relation ? { relation: q.relation } : {}) });
     return c.json({ root: walk.root.id, nodes: walk.nodes, edges: walk.edges, truncated: walk.truncated } as never, 200);
   });
+
+  registerAsyncRoutes(app, s);
 
   return app;
 }

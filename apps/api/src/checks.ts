@@ -1,4 +1,4 @@
-import { hostAndParents, hostOf, screenEntity, type Entity, type NewGraphEdge, type ScreenRequest, type Screened } from "@svc/core";
+import { auditRecordOf, hostAndParents, hostOf, screenEntity, type Entity, type NewGraphEdge, type ScreenRequest, type Screened } from "@svc/core";
 import { entityProblem, problem } from "./problem.js";
 import type { ApiServices } from "./services.js";
 import type { Caller } from "./middleware/auth.js";
@@ -13,18 +13,7 @@ export async function runCheck(s: ApiServices, caller: Caller, request: ScreenRe
 
 export async function record(s: ApiServices, caller: Caller, request: { entity_value: string; type?: string }, r: Screened): Promise<void> {
   const v = r.verdict;
-  await s.checks.save({
-    id: v.id,
-    account_id: caller.accountId,
-    created_at: s.clock.now().toISOString(),
-    request: request.type ? { entity_value: request.entity_value, type: request.type as Entity["type"] } : { entity_value: request.entity_value },
-    entity: r.entity,
-    verdict: v,
-    source_outcomes: r.source_outcomes,
-    ruleset: v.policy.ruleset,
-    data_versions: r.data_versions,
-    actor: { key_id: caller.keyId, channel: "api" },
-  });
+  await s.checks.save(auditRecordOf({ accountId: caller.accountId, actor: { key_id: caller.keyId, channel: "api" }, request, screened: r, now: s.clock.now() }));
   // The graph learns from every check; it is not part of the audit trail, so it is updated after.
   s.background.track(learnGraph(s, r).catch((e: unknown) => s.logger.warn({ err: e, check: v.id }, "graph update failed")));
 }

@@ -9,13 +9,18 @@ import {
   openDataSource, TypeOrmAccountRepository, TypeOrmApiKeyRepository, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIdempotencyStore,
   TypeOrmIntelStore, TypeOrmReportRepository, TypeOrmUsageCounter,
 } from "@svc/persistence";
+import {
+  AddressPolicy, createCheckQueues, PgBossJobQueue, SqlJobQueue, SsrfWebhookUrlGuard, TypeOrmAsyncJobStore, TypeOrmWebhookSecretStore,
+} from "@svc/jobs";
+import type { JobQueue } from "@svc/core";
+import type { EntityManager } from "typeorm";
 import { Container, type ServiceIdentifier } from "inversify";
 import { pino, type Logger } from "pino";
 import type { DataSource } from "typeorm";
 import { CachedAccounts, CachedKeys } from "./auth-cache.js";
 import type { Config } from "./config.js";
 import { GroupCommitCheckRepository } from "./group-commit.js";
-import { BackgroundTasks, type ApiServices } from "./services.js";
+import { BackgroundTasks, type ApiServices, type AsyncServices } from "./services.js";
 
 const token = <T>(name: string) => Symbol.for(`svc.${name}`) as ServiceIdentifier<T>;
 export const T = {
@@ -34,6 +39,8 @@ export const T = {
   Intel: token<IntelStore>("Intel"),
   Screening: token<ScreeningDeps>("Screening"),
   Services: token<ApiServices>("Services"),
+  JobQueue: token<JobQueue<EntityManager>>("JobQueue"),
+  Async: token<AsyncServices>("Async"),
 };
 
 export interface Runtime {
@@ -69,6 +76,18 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
   c.bind(T.Graph).toResolvedValue((ds: DataSource) => new TypeOrmGraphRepository(ds), [T.DataSource]);
   // Official brand domains are bundled (in memory); imported lists live in the database.
   c.bind(T.Intel).toResolvedValue((ds: DataSource) => combineIntelStores(InMemoryIntelIndex.from(officialIntel()), new TypeOrmIntelStore(ds)), [T.DataSource]);
+  // Jobs: pg-boss on PostgreSQL (its own schema, installed on first start); a leased table on PGlite.
+  const logger = c.get(T.Logger);
+  const queue: JobQueue<EntityManager> = config.DATABASE_URL
+    ? await new PgBossJobQueue({ connectionString: config.DATABASE_URL, logger, maxConnections: 4 }).start()
+    : new SqlJobQueue(dataSource, { logger, singleProcess: true });
+  await createCheckQueues(queue);
+  c.bind(T.JobQueue).toConstantValue(queue);
+  c.bind(T.Async).toResolvedValue((ds: DataSource): AsyncServices => ({
+    jobs: new TypeOrmAsyncJobStore(ds, queue),
+    webhookSecrets: new TypeOrmWebhookSecretStore(ds),
+    webhookUrls: new SsrfWebhookUrlGuard(new AddressPolicy(config.SVC_WEBHOOK_ALLOWED_CIDRS)),
+  }), [T.DataSource]);
   c.bind(T.Screening).toResolvedValue(
     (intel: IntelStore, reports: ReportRepository, graph: GraphRepository, clock: Clock, ids: IdGenerator): ScreeningDeps => ({
       reference: defaultReference(), impersonation: defaultImpersonationIndex(), intel, reports, graph, clock, ids,
@@ -81,6 +100,7 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
       ready: async () => (await dataSource.query("SELECT 1 AS ok")).length === 1,
       bodyLimitBytes: config.SVC_BODY_LIMIT_BYTES,
       background: new BackgroundTasks(),
+      async: c.get(T.Async),
     }),
     [T.Screening, T.Accounts, T.Keys, T.Checks, T.Usage, T.Idempotency, T.Reports, T.Graph, T.Clock, T.Ids, T.Logger],
   );
@@ -89,6 +109,7 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
     services, dataSource, container: c,
     close: async () => {
       await services.background.drain();
+      await queue.stop({ timeoutMs: 30_000 });
       await dataSource.destroy();
     },
   };

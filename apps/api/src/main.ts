@@ -3,6 +3,7 @@ import { createApp } from "./app.js";
 import { bootstrapAdmin } from "./bootstrap.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { buildRuntime } from "./container.js";
+import { startEmbeddedWorker } from "./embedded-worker.js";
 
 /** `npm start`: the API on the embedded default (PGlite under SVC_DATA_DIR) or PostgreSQL (DATABASE_URL). */
 async function main(): Promise<void> {
@@ -14,6 +15,8 @@ async function main(): Promise<void> {
     // Printed once, to the terminal only (not the log stream); only its hash is stored.
     process.stdout.write(`\nAdmin API key (shown once, keep it safe):\n\n  ${boot.key}\n\nTry: curl -H "X-API-Key: ${boot.key}" -H "content-type: application/json" -d '{"entity_value":"paypa1.com"}' http://localhost:${config.PORT}/v1/screen\n\n`);
   }
+  // Embedded default: the worker runs in this process; in server mode it is its own process.
+  const worker = config.DATABASE_URL ? null : await startEmbeddedWorker(runtime, config);
   const app = createApp(services);
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     services.logger.info({ port: info.port, storage: config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}` }, "svc API listening");
@@ -21,6 +24,8 @@ async function main(): Promise<void> {
   const stop = async (signal: string) => {
     services.logger.info({ signal }, "shutting down");
     server.close();
+    // Stop taking jobs, finish those in flight (≤ 30 s), then close the database.
+    await worker?.stop(30_000);
     await runtime.close();
     process.exit(0);
   };

@@ -1,6 +1,7 @@
 import type {
   AccountRepository, ApiKeyRepository, CheckRepository, Clock, GraphRepository, IdGenerator, IdempotencyStore, ReportRepository, ScreeningDeps, UsageCounter,
 } from "@svc/core";
+import type { AsyncJobStore, WebhookSecretStore, WebhookUrlGuard } from "@svc/core";
 import type { Logger } from "pino";
 
 /** What the HTTP layer needs; built by the composition root (container.ts) or by tests. */
@@ -21,6 +22,14 @@ export interface ApiServices {
   readonly bodyLimitBytes: number;
   /** Work done after the response (graph learning); drained on shutdown and by tests. */
   readonly background: BackgroundTasks;
+  /** Asynchronous checks and their webhooks (routes/async.ts). */
+  readonly async: AsyncServices;
+}
+
+export interface AsyncServices {
+  readonly jobs: AsyncJobStore;
+  readonly webhookSecrets: WebhookSecretStore;
+  readonly webhookUrls: WebhookUrlGuard;
 }
 
 export class BackgroundTasks {

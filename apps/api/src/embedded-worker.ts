@@ -1,0 +1,39 @@
+import { startWorker, transactionScoped, type RunningWorker } from "@svc/jobs";
+import { TypeOrmCheckRepository } from "@svc/persistence";
+import { ConfigError, type Config } from "./config.js";
+import { T, type Runtime } from "./container.js";
+
+/**
+ * The worker inside the API process, for the embedded default (PGlite is one process's
+ * database). In server mode the worker runs as its own process: `npx tsx apps/worker/src/main.ts`.
+ */
+export function startEmbeddedWorker(runtime: Runtime, config: Config, options: { pollIntervalMs?: number } = {}): Promise<RunningWorker> {
+  const s = runtime.services;
+  const pauseMs = pauseFromEnv();
+  return startWorker({
+    ds: runtime.dataSource,
+    queue: runtime.container.get(T.JobQueue),
+    screening: s.screening,
+    clock: s.clock,
+    ids: s.ids,
+    logger: s.logger,
+    // The verdict's audit record is written inside the worker's transaction, with its outbox row.
+    checksIn: (m) => new TypeOrmCheckRepository(transactionScoped(m)),
+    allowedCidrs: config.SVC_WEBHOOK_ALLOWED_CIDRS,
+    // One process, one database session: small batches keep HTTP answers flowing between them.
+    batchSize: 20,
+    concurrency: 1,
+    ...(options.pollIntervalMs ? { pollIntervalMs: options.pollIntervalMs } : {}),
+    relay: { maxInFlight: 64, singleProcess: true },
+    ...(pauseMs > 0 ? { pauseMs } : {}),
+  });
+}
+
+/** SVC_WORKER_PAUSE_MS: the crash tests' knob (as for apps/worker): pause between taking jobs and screening them. */
+function pauseFromEnv(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.SVC_WORKER_PAUSE_MS;
+  if (raw === undefined || raw === "") return 0;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 600_000) throw new ConfigError("Invalid configuration:\n  SVC_WORKER_PAUSE_MS: must be an integer from 0 to 600000");
+  return n;
+}

@@ -1,0 +1,58 @@
+/** The worker's settings, from the environment; a bad value stops the process naming the variable. */
+export interface WorkerConfig {
+  /** PostgreSQL (server mode). The embedded default runs its worker inside the API process instead. */
+  readonly DATABASE_URL: string;
+  readonly SVC_WEBHOOK_ALLOWED_CIDRS: string;
+  readonly LOG_LEVEL: string;
+  /** Check batches in flight. */
+  readonly SVC_WORKER_CONCURRENCY: number;
+  /** Checks per batch (one transaction each). */
+  readonly SVC_WORKER_BATCH_SIZE: number;
+  /** The job lease: a killed worker's job runs again this long after it was taken. */
+  readonly SVC_JOB_LEASE_SECONDS: number;
+  /** How often expired leases are looked for. */
+  readonly SVC_JOB_MAINTENANCE_SECONDS: number;
+  /** SIGTERM: how long in-flight work may take to finish. */
+  readonly SVC_WORKER_SHUTDOWN_SECONDS: number;
+  /** Webhook deliveries in flight. */
+  readonly SVC_WEBHOOK_CONCURRENCY: number;
+  /** Testing knob for crash tests: pause between taking jobs and screening them. 0 in production. */
+  readonly SVC_WORKER_PAUSE_MS: number;
+}
+
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+const LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+export function loadWorkerConfig(env: Record<string, string | undefined> = process.env): WorkerConfig {
+  const problems: string[] = [];
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) problems.push(`  ${name}: must be an integer from ${min} to ${max}`);
+    return n;
+  };
+  const url = env.DATABASE_URL ?? "";
+  if (!/^postgres(?:ql)?:\/\//.test(url)) {
+    problems.push("  DATABASE_URL: must be a postgres:// URL (the embedded default runs its worker inside `npm start`)");
+  }
+  const level = env.LOG_LEVEL || "info";
+  if (!LEVELS.includes(level)) problems.push(`  LOG_LEVEL: must be one of ${LEVELS.join(", ")}`);
+  const config: WorkerConfig = {
+    DATABASE_URL: url,
+    SVC_WEBHOOK_ALLOWED_CIDRS: env.SVC_WEBHOOK_ALLOWED_CIDRS ?? "",
+    LOG_LEVEL: level,
+    SVC_WORKER_CONCURRENCY: int("SVC_WORKER_CONCURRENCY", 2, 1, 64),
+    SVC_WORKER_BATCH_SIZE: int("SVC_WORKER_BATCH_SIZE", 50, 1, 1000),
+    SVC_JOB_LEASE_SECONDS: int("SVC_JOB_LEASE_SECONDS", 30, 1, 3600),
+    SVC_JOB_MAINTENANCE_SECONDS: int("SVC_JOB_MAINTENANCE_SECONDS", 5, 1, 600),
+    SVC_WORKER_SHUTDOWN_SECONDS: int("SVC_WORKER_SHUTDOWN_SECONDS", 30, 1, 600),
+    SVC_WEBHOOK_CONCURRENCY: int("SVC_WEBHOOK_CONCURRENCY", 256, 1, 10_000),
+    SVC_WORKER_PAUSE_MS: int("SVC_WORKER_PAUSE_MS", 0, 0, 600_000),
+  };
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
+  return config;
+}

@@ -1,0 +1,45 @@
+import { pino } from "pino";
+import { ConfigError, loadWorkerConfig } from "./config.js";
+import { buildWorker } from "./runtime.js";
+
+/**
+ * `npx tsx apps/worker/src/main.ts` (server mode, DATABASE_URL set): consumes asynchronous checks
+ * and delivers their webhooks. SIGTERM/SIGINT: stop taking jobs, finish the ones in flight within
+ * SVC_WORKER_SHUTDOWN_SECONDS (30), release the rest, exit 0.
+ */
+async function main(): Promise<void> {
+  const config = loadWorkerConfig();
+  const logger = pino({ level: config.LOG_LEVEL });
+  const runtime = await buildWorker(config, logger);
+  logger.info({ pid: process.pid, concurrency: config.SVC_WORKER_CONCURRENCY, batch: config.SVC_WORKER_BATCH_SIZE, lease_s: config.SVC_JOB_LEASE_SECONDS }, "svc worker started");
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "svc worker stopping: finishing jobs in flight");
+    // A last resort if closing itself hangs (e.g. the database is gone).
+    setTimeout(() => {
+      logger.error("svc worker did not stop in time; exiting");
+      process.exit(1);
+    }, (config.SVC_WORKER_SHUTDOWN_SECONDS + 10) * 1000).unref();
+    try {
+      await runtime.close();
+      logger.info("svc worker stopped");
+      process.exit(0);
+    } catch (e) {
+      logger.error({ err: e }, "svc worker stopped with an error");
+      process.exit(1);
+    }
+  };
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  process.once("SIGINT", () => void stop("SIGINT"));
+}
+
+main().catch((e: unknown) => {
+  if (e instanceof ConfigError) {
+    process.stderr.write(`${e.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`svc worker failed to start: ${e instanceof Error ? e.stack : String(e)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,89 @@
+import {
+  combineIntelStores, defaultImpersonationIndex, defaultReference, InMemoryIntelIndex, officialIntel, randomIds, systemClock, type Clock, type IntelStore,
+  type ScreeningDeps,
+} from "@svc/core";
+import { PgBossJobQueue, startWorker, transactionScoped, type Deliverer, type Resolver, type RunningWorker } from "@svc/jobs";
+import { openDataSource, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIntelStore, TypeOrmReportRepository } from "@svc/persistence";
+import type { Logger } from "pino";
+import type { DataSource } from "typeorm";
+import type { WorkerConfig } from "./config.js";
+
+export interface WorkerRuntime {
+  readonly worker: RunningWorker;
+  readonly dataSource: DataSource;
+  readonly queue: PgBossJobQueue;
+  /** Stop taking work, finish what is in flight within the shutdown budget, close the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * The worker's composition root (server mode): PostgreSQL through TypeORM for jobs, verdicts and
+ * the outbox; pg-boss for the queue, with its maintenance (re-queueing the jobs of dead workers)
+ * running here. Any number of these processes share the work.
+ */
+export async function buildWorker(config: WorkerConfig, logger: Logger, overrides: { clock?: Clock; resolve?: Resolver; deliverer?: Deliverer } = {}): Promise<WorkerRuntime> {
+  const clock = overrides.clock ?? systemClock;
+  const ids = randomIds(clock);
+  const dataSource = await openDataSource({ url: config.DATABASE_URL, poolSize: config.SVC_WORKER_CONCURRENCY + 4 });
+  const queue = await new PgBossJobQueue({
+    connectionString: config.DATABASE_URL,
+    logger,
+    supervise: true,
+    maintenanceIntervalSeconds: config.SVC_JOB_MAINTENANCE_SECONDS,
+    maxConnections: config.SVC_WORKER_CONCURRENCY + 2,
+  }).start();
+  const screening: ScreeningDeps = {
+    reference: defaultReference(),
+    impersonation: defaultImpersonationIndex(),
+    intel: combineIntelStores(InMemoryIntelIndex.from(officialIntel()), versionCached(new TypeOrmIntelStore(dataSource), clock)),
+    reports: new TypeOrmReportRepository(dataSource),
+    graph: new TypeOrmGraphRepository(dataSource),
+    clock,
+    ids,
+  };
+  const worker = await startWorker({
+    ds: dataSource,
+    queue,
+    screening,
+    clock,
+    ids,
+    logger,
+    checksIn: (m) => new TypeOrmCheckRepository(transactionScoped(m)),
+    allowedCidrs: config.SVC_WEBHOOK_ALLOWED_CIDRS,
+    batchSize: config.SVC_WORKER_BATCH_SIZE,
+    concurrency: config.SVC_WORKER_CONCURRENCY,
+    leaseSeconds: config.SVC_JOB_LEASE_SECONDS,
+    relay: { maxInFlight: config.SVC_WEBHOOK_CONCURRENCY },
+    ...(overrides.resolve ? { resolve: overrides.resolve } : {}),
+    ...(overrides.deliverer ? { deliverer: overrides.deliverer } : {}),
+    ...(config.SVC_WORKER_PAUSE_MS ? { pauseMs: config.SVC_WORKER_PAUSE_MS } : {}),
+  });
+  return {
+    worker, dataSource, queue,
+    async close() {
+      await worker.stop(config.SVC_WORKER_SHUTDOWN_SECONDS * 1000);
+      await dataSource.destroy();
+    },
+  };
+}
+
+/**
+ * The intel data version changes when lists are imported (rarely), but reading it is an aggregate
+ * over every record: one read per few seconds instead of one per check.
+ */
+export function versionCached(store: IntelStore, clock: Clock, ttlMs = 5_000): IntelStore {
+  let cached: { at: number; version: Promise<string> } | null = null;
+  return {
+    lookup: (entity) => store.lookup(entity),
+    upsert: (records) => store.upsert(records),
+    version() {
+      const now = clock.now().getTime();
+      if (!cached || now - cached.at > ttlMs) {
+        const version = store.version();
+        cached = { at: now, version };
+        version.catch(() => (cached = null));
+      }
+      return cached.version;
+    },
+  };
+}

@@ -1,0 +1,34 @@
+import type { AuditActor, NewAuditRecord } from "../audit/audit-record.js";
+import type { Entity } from "../entities/types.js";
+import type { Screened } from "./screen-entity.js";
+
+export interface AuditInput {
+  readonly accountId: string;
+  readonly actor: AuditActor;
+  /** The request as the caller sent it (its `type` only when given). */
+  readonly request: { readonly entity_value: string; readonly type?: string };
+  readonly screened: Screened;
+  readonly now: Date;
+}
+
+/**
+ * The audit record of one check, before the store chains it. Every surface that screens for an
+ * account (the API, the asynchronous worker, the CLI) stores its verdicts through this one
+ * function, so records from each are alike.
+ */
+export function auditRecordOf(input: AuditInput): NewAuditRecord {
+  const { screened: r, request } = input;
+  const v = r.verdict;
+  return {
+    id: v.id,
+    account_id: input.accountId,
+    created_at: input.now.toISOString(),
+    request: request.type ? { entity_value: request.entity_value, type: request.type as Entity["type"] } : { entity_value: request.entity_value },
+    entity: r.entity,
+    verdict: v,
+    source_outcomes: r.source_outcomes,
+    ruleset: v.policy.ruleset,
+    data_versions: r.data_versions,
+    actor: input.actor,
+  };
+}

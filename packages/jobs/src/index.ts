@@ -1,0 +1,14 @@
+export { rowsOf, transactionScoped, type Queryable } from "./sql.js";
+export { silentLog, type LogSink } from "./log.js";
+export { SqlJobQueue, type SqlJobQueueOptions } from "./queue/sql-job-queue.js";
+export { PgBossJobQueue, executorOf, type PgBossJobQueueOptions } from "./queue/pg-boss-job-queue.js";
+export { CHECK_QUEUE, DEAD_CHECK_QUEUE, checkQueueSettings, deadCheckQueueSettings, createCheckQueues, type CheckJobData } from "./async-jobs/queues.js";
+export { TypeOrmAsyncJobStore } from "./async-jobs/typeorm-async-job-store.js";
+export { generateWebhookSecret, signWebhook, signatureHeader, signedHeaders, verifyWebhook, SECRET_PREFIX, type SignedHeaders } from "./webhooks/signing.js";
+export { TypeOrmWebhookSecretStore } from "./webhooks/typeorm-webhook-secret-store.js";
+export { AddressPolicy, SsrfWebhookUrlGuard, SsrfBlockedError, checkWebhookUrl, guardedLookup, systemResolver, MAX_WEBHOOK_URL_LENGTH, type Resolver } from "./webhooks/ssrf.js";
+export { createHttpDeliverer, DELIVERY_TIMEOUT_MS, type Deliverer, type DeliveryOutcome, type DeliveryOutcomeKind, type DeliveryRequest, type HttpDelivererOptions } from "./webhooks/http-deliverer.js";
+export { RETRY_SCHEDULE_MS, MAX_ATTEMPTS, RETRY_JITTER, nextAttemptAt } from "./webhooks/retry-schedule.js";
+export { WebhookRelay, type RelayOptions } from "./webhooks/relay.js";
+export { checkJobHandler, deadCheckJobHandler, webhookBody, EVENTS, type CheckWorkerDeps } from "./worker/check-worker.js";
+export { startWorker, type RunningWorker, type WorkerOptions } from "./worker/start-worker.js";

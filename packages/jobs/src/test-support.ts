@@ -1,0 +1,104 @@
+// Test-only module (imported by *.test.ts, not exported by the package).
+import { randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+// The adapters here run on the schema that @svc/persistence's migrations create: tests (only)
+// open a migrated database through it. Production code never imports another adapter.
+// eslint-disable-next-line @nx/enforce-module-boundaries -- test-only, see above
+import { openDataSource } from "@svc/persistence";
+import pg from "pg";
+import type { DataSource } from "typeorm";
+
+export type Engine = "pglite" | "postgres";
+/** PGlite always; PostgreSQL when TEST_DATABASE_URL is set. */
+export const ENGINES: Engine[] = (["pglite", "postgres"] as const).filter((e) => e === "pglite" || !!process.env.TEST_DATABASE_URL);
+
+export interface TestDb {
+  readonly ds: DataSource;
+  /** The database's URL (PostgreSQL only). */
+  readonly url: string | null;
+  close(): Promise<void>;
+}
+
+/** A migrated database: in-memory PGlite, or a fresh `svc_test_<random>` database next to TEST_DATABASE_URL, dropped on close. */
+export async function openTestDb(engine: Engine): Promise<TestDb> {
+  if (engine === "pglite") {
+    const ds = await openDataSource();
+    return { ds, url: null, close: () => ds.destroy() };
+  }
+  const base = process.env.TEST_DATABASE_URL as string;
+  const name = `svc_test_${randomBytes(6).toString("hex")}`;
+  const admin = async (sql: string) => {
+    const c = new pg.Client({ connectionString: base });
+    await c.connect();
+    try {
+      await c.query(sql);
+    } finally {
+      await c.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const u = new URL(base);
+  u.pathname = `/${name}`;
+  const ds = await openDataSource({ url: u.toString() });
+  return {
+    ds,
+    url: u.toString(),
+    async close() {
+      await ds.destroy().catch(() => {});
+      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    },
+  };
+}
+
+/** A second DataSource on the same PostgreSQL database: another process, as far as the database can tell. */
+export const openDataSourceAt = (url: string): Promise<DataSource> => openDataSource({ url });
+
+export interface ReceivedHook {
+  readonly headers: Record<string, string>;
+  readonly body: string;
+  readonly at: number;
+  readonly path: string;
+}
+
+export interface Receiver {
+  readonly url: string;
+  readonly port: number;
+  readonly received: ReceivedHook[];
+  /** Sets the answer for the next requests. */
+  answer(fn: (req: http.IncomingMessage, res: http.ServerResponse) => void): void;
+  close(): Promise<void>;
+}
+
+/** A webhook receiver on a loopback address; answers 204 unless told otherwise. */
+export async function startReceiver(host = "127.0.0.1"): Promise<Receiver> {
+  const received: ReceivedHook[] = [];
+  let handler: (req: http.IncomingMessage, res: http.ServerResponse) => void = (_req, res) => {
+    res.statusCode = 204;
+    res.end();
+  };
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : String(v)]));
+      received.push({ headers, body: Buffer.concat(chunks).toString("utf8"), at: Date.now(), path: req.url ?? "/" });
+      handler(req, res);
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((r) => server.listen(0, host, r));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${host}:${port}/hooks`,
+    port,
+    received,
+    answer(fn) {
+      handler = fn;
+    },
+    close: () => new Promise<void>((r) => {
+      server.closeAllConnections();
+      server.close(() => r());
+    }),
+  };
+}
