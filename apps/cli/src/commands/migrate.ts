@@ -1,0 +1,22 @@
+import type { Command } from "commander";
+import { write } from "../io.js";
+import { addDataDirOption, withLocal } from "./api-access.js";
+import { examples, type Context } from "./shared.js";
+
+export function migrateCommand(program: Command, ctx: Context): void {
+  addDataDirOption(
+    program
+      .command("migrate")
+      .summary("create or upgrade the database schema")
+      .description("Create or upgrade the database schema: embedded PGlite under SVC_DATA_DIR (default ./.svc), or PostgreSQL with DATABASE_URL. Safe to run again; `svc serve` also migrates on start."),
+  )
+    .addHelpText("after", examples("svc migrate", "svc migrate --data-dir /var/lib/svc", "DATABASE_URL=postgres://svc@db/svc svc migrate"))
+    .action(async (o: { dataDir?: string }) => {
+      await withLocal(ctx.io, o, async (local) => {
+        const ds = local.runtime.dataSource;
+        const applied = (await ds.query(`SELECT "name" FROM "migrations" ORDER BY "id"`)) as { name: string }[];
+        const pending = await ds.showMigrations();
+        await write(ctx.io.stdout, `Database ready: ${local.where}\n${applied.length} migration(s) applied${applied.length > 0 ? `: ${applied.map((m) => m.name).join(", ")}` : ""}${pending ? " (some still pending!)" : ""}.\n`);
+      });
+    });
+}

@@ -1,0 +1,160 @@
+// The local database — embedded PGlite under SVC_DATA_DIR, or PostgreSQL with DATABASE_URL —
+// opened through the API's composition root, so the CLI never wires repositories itself.
+// Reads and reports go through the API app in-process (no socket), so every rule the server
+// applies (validation, history cursors, CSV export, report filing) is the same here.
+import { randomBytes } from "node:crypto";
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { apiKeyHint, formatApiKey, hashApiKey, isWellFormedApiKey } from "@svc/core";
+import type { SvcClient } from "@svc/sdk";
+import { ADMIN_ACCOUNT_ID, bootstrapAdmin, buildRuntime, ConfigError, createApp, loadConfig, T, type Config, type Runtime } from "./api-root.js";
+import { CliError, EXIT } from "./exit.js";
+import type { Io } from "./io.js";
+
+export { ADMIN_ACCOUNT_ID, bootstrapAdmin, createApp, T, type Config, type Runtime };
+
+export interface LocalFlags {
+  readonly dataDir?: string;
+}
+
+export interface Local {
+  readonly runtime: Runtime;
+  readonly config: Config;
+  /** "PGlite at /abs/path/.svc" or "PostgreSQL". */
+  readonly where: string;
+  /** An SDK client for the API served in-process, with this CLI's own key on the admin account. */
+  client(): Promise<SvcClient>;
+  /** This CLI's key on the admin account (made on first use), for recording checks as its own. */
+  cliKey(): Promise<{ readonly key: string; readonly id: string }>;
+  /** Hash of this CLI's key, to mark it in `svc keys list`. */
+  cliKeyHash(): string | null;
+  /** Tells other svc processes where the server on this database listens. */
+  noteServerUrl(url: string): void;
+  close(): Promise<void>;
+}
+
+/** Settings as the server reads them (same variables), with the CLI's --data-dir on top. */
+export function localConfig(io: Io, flags: LocalFlags, overrides: Record<string, string> = {}): Config {
+  try {
+    return loadConfig({ ...io.env, ...(flags.dataDir !== undefined ? { SVC_DATA_DIR: flags.dataDir } : {}), ...overrides });
+  } catch (e) {
+    if (e instanceof ConfigError) throw new CliError(e.message, EXIT.usage, "Fix the environment variable named above.");
+    throw e;
+  }
+}
+
+export function describeStorage(config: Config, cwd: string): string {
+  if (config.DATABASE_URL) return `PostgreSQL (${new URL(config.DATABASE_URL).host})`;
+  return config.SVC_DATA_DIR === "memory://" ? "PGlite in memory" : `PGlite at ${resolve(cwd, config.SVC_DATA_DIR)}`;
+}
+
+/**
+ * PGlite is one process's database: a second process on the same directory would corrupt it.
+ * A pid file refuses that with advice (talk to the running server with --url instead).
+ */
+interface Lock {
+  release(): void;
+  /** Records the URL a server on this database listens on, for the advice above. */
+  note(url: string): void;
+}
+
+function lock(dir: string): Lock {
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, "svc.pid");
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(file, "wx");
+      writeFileSync(fd, String(process.pid));
+      closeSync(fd);
+      return { release: () => rmSync(file, { force: true }), note: (url) => writeFileSync(file, `${process.pid}\n${url}\n`) };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      const [pidText, url] = readFileSync(file, "utf8").split("\n");
+      const pid = Number(pidText?.trim());
+      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
+        throw new CliError(
+          url ? `The database in ${dir} is in use by \`svc serve\` (pid ${pid}) at ${url}.` : `The database in ${dir} is in use by another svc process (pid ${pid}).`,
+          EXIT.unavailable,
+          `Talk to that server instead: add --url ${url || "http://127.0.0.1:8080"} --key <key> (or set SVC_URL/SVC_API_KEY), or wait for it / stop it first.`,
+        );
+      }
+      rmSync(file, { force: true }); // stale: its process is gone
+    }
+  }
+  throw new CliError(`Cannot lock the database in ${dir}.`, EXIT.unavailable, `Remove ${file} if no svc process is running.`);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/** Opens (and migrates) the local database. Logging is off unless asked for: stdout is for results. */
+export async function openLocal(io: Io, flags: LocalFlags, options: { logLevel?: string } = {}): Promise<Local> {
+  const config = localConfig(io, flags, { LOG_LEVEL: options.logLevel ?? "silent" });
+  const dataDir = config.DATABASE_URL || config.SVC_DATA_DIR === "memory://" ? null : resolve(io.cwd, config.SVC_DATA_DIR);
+  const held: Lock = dataDir ? lock(dataDir) : { release: () => {}, note: () => {} };
+  const unlock = (): void => held.release();
+  let runtime: Runtime;
+  try {
+    runtime = await buildRuntime(dataDir ? { ...config, SVC_DATA_DIR: dataDir } : config);
+  } catch (e) {
+    unlock();
+    throw new CliError(`Cannot open the database (${describeStorage(config, io.cwd)}): ${e instanceof Error ? e.message : String(e)}`, EXIT.unavailable, config.DATABASE_URL ? "Check DATABASE_URL and that PostgreSQL is running." : "Check SVC_DATA_DIR (or --data-dir) points to a writable directory.");
+  }
+  // This CLI's key: kept beside the database (0600), registered on the admin account once.
+  const keyFile = join(dataDir ?? resolve(io.cwd, config.SVC_DATA_DIR), "cli.key");
+  const readKey = (): string | null => {
+    try {
+      const k = readFileSync(keyFile, "utf8").trim();
+      return isWellFormedApiKey(k) ? k : null;
+    } catch {
+      return null;
+    }
+  };
+  const cliKey = async (): Promise<{ key: string; id: string }> => {
+    const s = runtime.services;
+    // The admin account without bootstrap's random key: `svc serve` shows a key on its first start.
+    if (!(await s.accounts.get(ADMIN_ACCOUNT_ID))) await s.accounts.create({ id: ADMIN_ACCOUNT_ID, name: "admin", plan: "pro" }, s.clock.now());
+    let key = readKey();
+    let known = key ? await s.keys.findByHash(hashApiKey(key)) : null;
+    if (!key || known?.revoked_at) {
+      // None yet, or revoked by `svc keys revoke`: a fresh one.
+      key = formatApiKey(randomBytes(32));
+      mkdirSync(join(keyFile, ".."), { recursive: true });
+      writeFileSync(keyFile, `${key}\n`, { mode: 0o600 });
+      known = null;
+    }
+    known ??= await s.keys.create({ account_id: ADMIN_ACCOUNT_ID, key_hash: hashApiKey(key), prefix: apiKeyHint(key) }, s.clock.now());
+    return { key, id: known.id };
+  };
+  return {
+    runtime,
+    config,
+    where: describeStorage(config, io.cwd),
+    noteServerUrl: (url) => held.note(url),
+    cliKeyHash: () => {
+      const k = readKey();
+      return k ? hashApiKey(k) : null;
+    },
+    cliKey,
+    async client() {
+      const { SvcClient } = await import("@svc/sdk");
+      const { key } = await cliKey();
+      const app = createApp(runtime.services);
+      const inProcess: typeof fetch = async (input, init) => app.request(input instanceof Request ? input : String(input), init);
+      return new SvcClient({ baseUrl: "http://svc.local", apiKey: key, fetch: inProcess, maxRetries: 0 });
+    },
+    async close() {
+      try {
+        await runtime.close();
+      } finally {
+        unlock();
+      }
+    },
+  };
+}
