@@ -19,7 +19,8 @@ export type Paint = (format: Format, text: string) => string;
 /**
  * Colors only for a terminal: never when the stream is not a TTY, when NO_COLOR is set (any
  * value, https://no-color.org) or TERM=dumb; FORCE_COLOR (not "0") turns them on regardless.
- * Node 20's styleText does not check any of this itself.
+ * The decision is ours alone: styleText is called with validateStream off, because its own
+ * check (the stream's color depth) answers "no colors" whenever CI is set, even on a terminal.
  */
 export function colorEnabled(stream: { isTTY?: boolean }, env: Io["env"]): boolean {
   if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "0" && env.FORCE_COLOR !== "false") return true;
@@ -29,7 +30,7 @@ export function colorEnabled(stream: { isTTY?: boolean }, env: Io["env"]): boole
 }
 
 export function painter(enabled: boolean): Paint {
-  return enabled ? (format, text) => styleText(format, text) : (_format, text) => text;
+  return enabled ? (format, text) => styleText(format, text, { validateStream: false }) : (_format, text) => text;
 }
 
 // eslint-disable-next-line no-control-regex -- stripping ANSI escapes is the point
