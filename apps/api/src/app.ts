@@ -113,10 +113,10 @@ export function createApp(s: ApiServices): OpenAPIHono {
     const since = q.since ? new Date(q.since) : undefined;
     const until = q.until ? new Date(q.until) : undefined;
     checkRange(since, until);
-    const rows = s.checks.exportRows(callerOf(c).accountId, { ...(q.type ? { type: q.type } : {}), ...(q.risk_level ? { risk_level: q.risk_level as RiskLevel } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}) });
+    const rows = s.checks.exportSummaries(callerOf(c).accountId, { batchSize: 2_000, ...(q.type ? { type: q.type } : {}), ...(q.risk_level ? { risk_level: q.risk_level as RiskLevel } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}) });
     async function* lines() {
       for await (const r of rows) {
-        yield [r.id, r.created_at, r.entity.type, r.entity.value, r.verdict.risk_score, r.verdict.risk_level, r.verdict.confidence, r.verdict.recommended_action, r.verdict.signals.filter((x) => x.points > 0).map((x) => x.code).join(";"), r.ruleset, r.actor.channel, r.actor.key_id ?? "", r.prev_hash ?? "", r.record_hash];
+        yield [r.id, r.created_at, r.entity_type, r.entity_value, r.risk_score, r.risk_level, r.confidence, r.recommended_action, r.signals, r.ruleset, r.channel, r.key_id ?? "", r.prev_hash ?? "", r.record_hash];
       }
     }
     // Streamed end to end with back-pressure: memory stays flat however many rows there are.

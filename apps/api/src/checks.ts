@@ -36,7 +36,5 @@ export function edgesOf(entity: Entity, seenAt: Date): NewGraphEdge[] {
 
 async function learnGraph(s: ApiServices, r: Screened): Promise<void> {
   const v = r.verdict;
-  await s.graph.upsertNodes([{ id: r.entity.id, type: r.entity.type, value: r.entity.value, risk_score: v.risk_score, risk_level: v.risk_level }]);
-  const edges = edgesOf(r.entity, s.clock.now());
-  if (edges.length > 0) await s.graph.upsertEdges(edges);
+  await s.graphLearner.learn([{ id: r.entity.id, type: r.entity.type, value: r.entity.value, risk_score: v.risk_score, risk_level: v.risk_level }], edgesOf(r.entity, s.clock.now()));
 }

@@ -18,6 +18,7 @@ import { Container, type ServiceIdentifier } from "inversify";
 import { pino, type Logger } from "pino";
 import type { DataSource } from "typeorm";
 import { CachedAccounts, CachedKeys } from "./auth-cache.js";
+import { CoalescedGraphProximity, CoalescedIntel, CoalescedReportEvidence, CoalescedUsage, GraphLearner } from "./batched.js";
 import type { Config } from "./config.js";
 import { GroupCommitCheckRepository } from "./group-commit.js";
 import { BackgroundTasks, type ApiServices, type AsyncServices } from "./services.js";
@@ -70,12 +71,12 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
   c.bind(T.Accounts).toResolvedValue((ds: DataSource, clock: Clock) => new CachedAccounts(new TypeOrmAccountRepository(ds), clock), [T.DataSource, T.Clock]);
   c.bind(T.Keys).toResolvedValue((ds: DataSource, clock: Clock) => new CachedKeys(new TypeOrmApiKeyRepository(ds), clock), [T.DataSource, T.Clock]);
   c.bind(T.Checks).toResolvedValue((ds: DataSource) => new GroupCommitCheckRepository(new TypeOrmCheckRepository(ds)), [T.DataSource]);
-  c.bind(T.Usage).toResolvedValue((ds: DataSource) => new TypeOrmUsageCounter(ds), [T.DataSource]);
+  c.bind(T.Usage).toResolvedValue((ds: DataSource) => new CoalescedUsage(new TypeOrmUsageCounter(ds)), [T.DataSource]);
   c.bind(T.Idempotency).toResolvedValue((ds: DataSource) => new TypeOrmIdempotencyStore(ds), [T.DataSource]);
   c.bind(T.Reports).toResolvedValue((ds: DataSource) => new TypeOrmReportRepository(ds), [T.DataSource]);
   c.bind(T.Graph).toResolvedValue((ds: DataSource) => new TypeOrmGraphRepository(ds), [T.DataSource]);
   // Official brand domains are bundled (in memory); imported lists live in the database.
-  c.bind(T.Intel).toResolvedValue((ds: DataSource) => combineIntelStores(InMemoryIntelIndex.from(officialIntel()), new TypeOrmIntelStore(ds)), [T.DataSource]);
+  c.bind(T.Intel).toResolvedValue((ds: DataSource) => combineIntelStores(InMemoryIntelIndex.from(officialIntel()), new CoalescedIntel(new TypeOrmIntelStore(ds))), [T.DataSource]);
   // Jobs: pg-boss on PostgreSQL (its own schema, installed on first start); a leased table on PGlite.
   const logger = c.get(T.Logger);
   const queue: JobQueue<EntityManager> = config.DATABASE_URL
@@ -88,11 +89,14 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
     webhookSecrets: new TypeOrmWebhookSecretStore(ds),
     webhookUrls: new SsrfWebhookUrlGuard(new AddressPolicy(config.SVC_WEBHOOK_ALLOWED_CIDRS)),
   }), [T.DataSource]);
+  // The evidence a check reads is coalesced across concurrent checks (batched.ts).
   c.bind(T.Screening).toResolvedValue(
-    (intel: IntelStore, reports: ReportRepository, graph: GraphRepository, clock: Clock, ids: IdGenerator): ScreeningDeps => ({
-      reference: defaultReference(), impersonation: defaultImpersonationIndex(), intel, reports, graph, clock, ids,
+    (intel: IntelStore, ds: DataSource, clock: Clock, ids: IdGenerator): ScreeningDeps => ({
+      reference: defaultReference(), impersonation: defaultImpersonationIndex(), intel, clock, ids,
+      reports: new CoalescedReportEvidence(new TypeOrmReportRepository(ds)),
+      graph: new CoalescedGraphProximity(new TypeOrmGraphRepository(ds)),
     }),
-    [T.Intel, T.Reports, T.Graph, T.Clock, T.Ids],
+    [T.Intel, T.DataSource, T.Clock, T.Ids],
   );
   c.bind(T.Services).toResolvedValue(
     (screening: ScreeningDeps, accounts: AccountRepository, keys: ApiKeyRepository, checks: CheckRepository, usage: UsageCounter, idempotency: IdempotencyStore, reports: ReportRepository, graph: GraphRepository, clock: Clock, ids: IdGenerator, logger: Logger): ApiServices => ({
@@ -100,6 +104,7 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
       ready: async () => (await dataSource.query("SELECT 1 AS ok")).length === 1,
       bodyLimitBytes: config.SVC_BODY_LIMIT_BYTES,
       background: new BackgroundTasks(),
+      graphLearner: new GraphLearner(new TypeOrmGraphRepository(dataSource)),
       async: c.get(T.Async),
     }),
     [T.Screening, T.Accounts, T.Keys, T.Checks, T.Usage, T.Idempotency, T.Reports, T.Graph, T.Clock, T.Ids, T.Logger],

@@ -51,5 +51,6 @@ export class GroupCommitCheckRepository implements CheckRepository {
   get: CheckRepository["get"] = (a, id) => this.inner.get(a, id);
   history: CheckRepository["history"] = (a, q) => this.inner.history(a, q);
   exportRows: CheckRepository["exportRows"] = (a, o) => this.inner.exportRows(a, o);
+  exportSummaries: CheckRepository["exportSummaries"] = (a, o) => this.inner.exportSummaries(a, o);
   verifyChain: CheckRepository["verifyChain"] = (a) => this.inner.verifyChain(a);
 }

@@ -1,5 +1,6 @@
 import type {
-  AccountRepository, ApiKeyRepository, CheckRepository, Clock, GraphRepository, IdGenerator, IdempotencyStore, ReportRepository, ScreeningDeps, UsageCounter,
+  AccountRepository, ApiKeyRepository, CheckRepository, Clock, GraphRepository, IdGenerator, IdempotencyStore, NewGraphEdge, NewGraphNode, ReportRepository,
+  ScreeningDeps, UsageCounter,
 } from "@svc/core";
 import type { AsyncJobStore, WebhookSecretStore, WebhookUrlGuard } from "@svc/core";
 import type { Logger } from "pino";
@@ -22,6 +23,8 @@ export interface ApiServices {
   readonly bodyLimitBytes: number;
   /** Work done after the response (graph learning); drained on shutdown and by tests. */
   readonly background: BackgroundTasks;
+  /** Writes what checks teach the graph, grouped across concurrent checks. */
+  readonly graphLearner: { learn(nodes: readonly NewGraphNode[], edges: readonly NewGraphEdge[]): Promise<void> };
   /** Asynchronous checks and their webhooks (routes/async.ts). */
   readonly async: AsyncServices;
 }

@@ -13,6 +13,7 @@ import { TypeOrmIdempotencyStore } from "./repositories/typeorm-idempotency-stor
 import { TypeOrmIntelStore } from "./repositories/typeorm-intel-store.js";
 import { TypeOrmReportRepository } from "./repositories/typeorm-report-repository.js";
 import { TypeOrmUsageCounter } from "./repositories/typeorm-usage-counter.js";
+import { batchedReadsContract } from "./batched-reads-contract.js";
 
 export { anAuditRecord, uniqueId };
 
@@ -31,6 +32,7 @@ export function typeOrmContracts(engine: string, ds: () => DataSource): void {
   reportRepositoryContract(engine, async () => ({ repo: new TypeOrmReportRepository(ds()), close }));
   graphRepositoryContract(engine, async () => ({ repo: new TypeOrmGraphRepository(ds()), close }));
   intelStoreContract(engine, async () => ({ store: new TypeOrmIntelStore(ds()), close }));
+  batchedReadsContract(engine, ds);
 }
 
 /** What someone with write access to the table could do. */

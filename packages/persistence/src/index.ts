@@ -6,7 +6,7 @@ export { TypeOrmAccountRepository } from "./repositories/typeorm-account-reposit
 export { TypeOrmApiKeyRepository } from "./repositories/typeorm-api-key-repository.js";
 export { TypeOrmCheckRepository } from "./repositories/typeorm-check-repository.js";
 export { TypeOrmIdempotencyStore } from "./repositories/typeorm-idempotency-store.js";
-export { TypeOrmUsageCounter } from "./repositories/typeorm-usage-counter.js";
+export { TypeOrmUsageCounter, type UsageRequest } from "./repositories/typeorm-usage-counter.js";
 export { TypeOrmReportRepository } from "./repositories/typeorm-report-repository.js";
 export { TypeOrmGraphRepository } from "./repositories/typeorm-graph-repository.js";
 export { TypeOrmIntelStore } from "./repositories/typeorm-intel-store.js";

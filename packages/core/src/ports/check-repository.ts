@@ -39,6 +39,25 @@ export interface HistoryPage {
   readonly next_cursor: string | null;
 }
 
+/** One line of the CSV audit export. */
+export interface AuditExportRow {
+  readonly id: string;
+  readonly created_at: string;
+  readonly entity_type: string;
+  readonly entity_value: string;
+  readonly risk_score: number;
+  readonly risk_level: string;
+  readonly confidence: string;
+  readonly recommended_action: string;
+  /** Codes of the signals that added points, in verdict order, joined by `;`. */
+  readonly signals: string;
+  readonly ruleset: string;
+  readonly channel: string;
+  readonly key_id: string | null;
+  readonly prev_hash: string | null;
+  readonly record_hash: string;
+}
+
 export interface ExportOptions extends CheckFilters {
   /** Rows read per round trip; memory stays bounded by it. Default 500. */
   readonly batchSize?: number;
@@ -65,6 +84,11 @@ export interface CheckRepository {
   history(accountId: string, query?: HistoryQuery): Promise<HistoryPage>;
   /** Every matching record, oldest first, read in batches by keyset (constant memory). */
   exportRows(accountId: string, options?: ExportOptions): AsyncIterable<AuditRecord>;
+  /**
+   * `exportRows` reduced to the columns of the CSV export (`auditExportRowOf` of each record),
+   * so a store can read them without the full records.
+   */
+  exportSummaries(accountId: string, options?: ExportOptions): AsyncIterable<AuditExportRow>;
   /** Re-hashes the account's chain in order; detects edited, removed and reordered records. */
   verifyChain(accountId: string): Promise<ChainVerification>;
 }

@@ -1,7 +1,7 @@
 import type { DataSource } from "typeorm";
 import {
   EXPORT_BATCH, HISTORY_LIMIT, chainVerifier, clampInt, decodeCursor, encodeCursor, sealRecord,
-  type AuditRecord, type ChainVerification, type CheckFilters, type CheckRepository, type ExportOptions,
+  type AuditExportRow, type AuditRecord, type ChainVerification, type CheckFilters, type CheckRepository, type ExportOptions,
   type HistoryItem, type HistoryPage, type HistoryQuery, type NewAuditRecord,
 } from "@svc/core";
 import { CheckEntity, type CheckRow } from "../entities/check.js";
@@ -112,6 +112,37 @@ export class TypeOrmCheckRepository implements CheckRepository {
         where.params,
       )) as CheckRow[];
       for (const row of rows) yield toRecord(row);
+      const last = rows.at(-1);
+      if (rows.length < batch || !last) return;
+      after = { created_at: last.created_at, id: last.id };
+    }
+  }
+
+  async *exportSummaries(accountId: string, options: ExportOptions = {}): AsyncIterable<AuditExportRow> {
+    const batch = clampInt(options.batchSize, 1, EXPORT_BATCH.max, EXPORT_BATCH.default);
+    let after: { created_at: Date; id: string } | null = null;
+    for (;;) {
+      const where = new Where(accountId).filters(options);
+      if (after) where.add(`(created_at, id) > ($?::timestamptz, $?)`, after.created_at, after.id);
+      // Only the exported columns: the signal codes are picked out of the verdict by the database,
+      // so neither the full records nor their JSON cross the connection.
+      const rows = (await this.ds.manager.query(
+        `SELECT id, created_at, entity_type, entity_value, risk_score, risk_level, confidence,
+                verdict->>'recommended_action' AS recommended_action,
+                coalesce((SELECT string_agg(s.value->>'code', ';' ORDER BY s.ord)
+                            FROM jsonb_array_elements(verdict->'signals') WITH ORDINALITY AS s(value, ord)
+                           WHERE (s.value->>'points')::float8 > 0), '') AS signals,
+                ruleset, channel, actor_key_id, prev_hash, record_hash
+           FROM checks WHERE ${where.sql()} ORDER BY created_at ASC, id ASC LIMIT ${batch}`,
+        where.params,
+      )) as (Omit<AuditExportRow, "created_at" | "key_id"> & { created_at: Date; actor_key_id: string | null })[];
+      for (const r of rows) {
+        yield {
+          id: r.id, created_at: iso(r.created_at), entity_type: r.entity_type, entity_value: r.entity_value, risk_score: r.risk_score,
+          risk_level: r.risk_level, confidence: r.confidence, recommended_action: r.recommended_action, signals: r.signals, ruleset: r.ruleset,
+          channel: r.channel, key_id: r.actor_key_id, prev_hash: r.prev_hash, record_hash: r.record_hash,
+        };
+      }
       const last = rows.at(-1);
       if (rows.length < batch || !last) return;
       after = { created_at: last.created_at, id: last.id };

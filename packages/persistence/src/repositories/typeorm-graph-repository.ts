@@ -40,7 +40,8 @@ export class TypeOrmGraphRepository implements GraphRepository {
     const merged = new Map<string, NewGraphNode>();
     for (const n of nodes) merged.set(n.id, { ...merged.get(n.id), ...n });
     if (merged.size === 0) return;
-    const list = [...merged.values()];
+    // In id order, so that concurrent upserts lock rows in the same order and cannot deadlock.
+    const list = [...merged.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     await this.ds.transaction(async (m) => {
       await m.query(
         `INSERT INTO graph_nodes (id, type, value, risk_score, risk_level)
@@ -84,8 +85,8 @@ export class TypeOrmGraphRepository implements GraphRepository {
       }
     }
     if (merged.size === 0) return;
-    const list = [...merged.values()];
-    const endpoints = [...new Set(list.flatMap((e) => [e.from, e.to]))].map((id) => {
+    const list = [...merged.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, e]) => e);
+    const endpoints = [...new Set(list.flatMap((e) => [e.from, e.to]))].sort().map((id) => {
       const parts = splitEntityId(id);
       if (!parts) throw new RangeError(`not an entity id: ${JSON.stringify(id)}`);
       return { id, ...parts };
@@ -147,6 +148,18 @@ export class TypeOrmGraphRepository implements GraphRepository {
       edges: edgeRows.slice(0, WALK_MAX_EDGES).map(toEdge),
       truncated: truncatedNodes || edgeRows.length > WALK_MAX_EDGES,
     };
+  }
+
+  /** Which of these ids have at least one edge (in either direction): one query for many. */
+  async withEdges(ids: readonly string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows = (await this.ds.manager.query(
+      `SELECT q.id FROM unnest($1::text[]) AS q(id)
+        WHERE EXISTS (SELECT 1 FROM graph_edges e WHERE e.from_id = q.id)
+           OR EXISTS (SELECT 1 FROM graph_edges e WHERE e.to_id = q.id)`,
+      [[...new Set(ids)]],
+    )) as { id: string }[];
+    return new Set(rows.map((r) => r.id));
   }
 
   async badNeighbours(entityId: string, maxDepth: number): Promise<readonly GraphPath[]> {

@@ -9,30 +9,34 @@ export class TypeOrmIntelStore implements IntelStore {
   constructor(private readonly ds: DataSource) {}
 
   async lookup(entity: Entity): Promise<readonly IntelMatch[]> {
-    // The entity itself, then its host and each parent domain by whole labels (never a
-    // substring: evil.com matches a.b.evil.com, not notevil.com), down to the registrable domain.
-    const candidates: { type: string; value: string; on: "exact" | "parent" }[] = [];
-    if (entity.type !== "domain") candidates.push({ type: entity.type, value: entity.value, on: "exact" });
-    const host = hostOf(entity);
-    if (host) {
-      const registered = typeof entity.attributes.registered_domain === "string" ? entity.attributes.registered_domain : null;
-      for (const h of hostAndParents(host, registered)) {
-        candidates.push({ type: "domain", value: h, on: entity.type === "domain" && h === host ? "exact" : "parent" });
-      }
-    }
+    return (await this.lookupMany([entity]))[0] ?? [];
+  }
+
+  /** `lookup` for many entities in one query; one result per entity, in order. */
+  async lookupMany(entities: readonly Entity[]): Promise<(readonly IntelMatch[])[]> {
+    const perEntity = entities.map(candidatesOf);
+    const all = perEntity.flat();
+    if (all.length === 0) return entities.map(() => []);
     const rows = (await this.ds.manager.query(
       `SELECT i.* FROM intel_records i
-         JOIN unnest($1::text[], $2::text[]) AS c(type, value) ON i.type = c.type AND i.value = c.value`,
-      [candidates.map((c) => c.type), candidates.map((c) => c.value)],
+         JOIN (SELECT DISTINCT * FROM unnest($1::text[], $2::text[])) AS c(type, value) ON i.type = c.type AND i.value = c.value`,
+      [all.map((c) => c.type), all.map((c) => c.value)],
     )) as IntelRow[];
-    const out: IntelMatch[] = [];
-    for (const c of candidates) {
-      const hits = rows
-        .filter((r) => r.type === c.type && r.value === c.value)
-        .sort((a, b) => cmp(a.list, b.list) || cmp(a.source, b.source));
-      for (const r of hits) out.push({ ...toRecord(r), matched_on: c.on, matched_value: c.value });
+    const byKey = new Map<string, IntelRow[]>();
+    for (const r of rows) {
+      const k = `${r.type}:${r.value}`;
+      const list = byKey.get(k);
+      if (list) list.push(r);
+      else byKey.set(k, [r]);
     }
-    return out;
+    for (const list of byKey.values()) list.sort((a, b) => cmp(a.list, b.list) || cmp(a.source, b.source));
+    return perEntity.map((candidates) => {
+      const out: IntelMatch[] = [];
+      for (const c of candidates) {
+        for (const r of byKey.get(`${c.type}:${c.value}`) ?? []) out.push({ ...toRecord(r), matched_on: c.on, matched_value: c.value });
+      }
+      return out;
+    });
   }
 
   async upsert(records: readonly IntelRecord[]): Promise<{ added: number; updated: number }> {
@@ -79,6 +83,23 @@ export class TypeOrmIntelStore implements IntelStore {
       .map((r) => `${r.source}@${r.day}`)
       .join(",");
   }
+}
+
+/**
+ * The entity itself, then its host and each parent domain by whole labels (never a substring:
+ * evil.com matches a.b.evil.com, not notevil.com), down to the registrable domain.
+ */
+function candidatesOf(entity: Entity): { type: string; value: string; on: "exact" | "parent" }[] {
+  const candidates: { type: string; value: string; on: "exact" | "parent" }[] = [];
+  if (entity.type !== "domain") candidates.push({ type: entity.type, value: entity.value, on: "exact" });
+  const host = hostOf(entity);
+  if (host) {
+    const registered = typeof entity.attributes.registered_domain === "string" ? entity.attributes.registered_domain : null;
+    for (const h of hostAndParents(host, registered)) {
+      candidates.push({ type: "domain", value: h, on: entity.type === "domain" && h === host ? "exact" : "parent" });
+    }
+  }
+  return candidates;
 }
 
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -49,27 +49,39 @@ export class TypeOrmReportRepository implements ReportRepository {
   }
 
   async forEntity(entityId: string, now: Date): Promise<ReportEvidence | null> {
+    return (await this.forEntities([{ entityId, now }]))[0] ?? null;
+  }
+
+  /** `forEntity` for many entities in one query; one result per item, in order. */
+  async forEntities(items: readonly { readonly entityId: string; readonly now: Date }[]): Promise<(ReportEvidence | null)[]> {
+    if (items.length === 0) return [];
     // Weight of a report: reporter trust × 0.5^(age in days / half-life); a future date counts as now.
-    const [row] = (await this.ds.manager.query(
-      `SELECT count(*)::int AS reporters,
+    const rows = (await this.ds.manager.query(
+      `SELECT q.ord::int AS ord, count(*)::int AS reporters,
               coalesce(sum(coalesce(p.trust, $3::float8)
-                           * power(0.5::float8, greatest(0, extract(epoch FROM ($2::timestamptz - r.updated_at)))::float8 / 86400.0 / $4::float8))
+                           * power(0.5::float8, greatest(0, extract(epoch FROM (q.now - r.updated_at)))::float8 / 86400.0 / $4::float8))
                        FILTER (WHERE r.feedback IS DISTINCT FROM 'false_positive'), 0)::float8 AS weighted,
               count(*) FILTER (WHERE r.feedback = 'false_positive')::int AS false_positive_reports,
               coalesce(array_agg(DISTINCT r.category) FILTER (WHERE r.feedback IS DISTINCT FROM 'false_positive'), '{}') AS categories,
               max(r.updated_at) AS newest_at
-         FROM reports r LEFT JOIN reporters p ON p.id = r.reporter_id
-        WHERE r.entity_id = $1 AND r.moderation_status <> 'rejected'`,
-      [entityId, now, this.defaultTrust, REPORT_HALF_LIFE_DAYS],
-    )) as { reporters: number; weighted: number; false_positive_reports: number; categories: string[]; newest_at: Date | null }[];
-    if (!row || row.reporters === 0) return null;
-    return {
-      reporters: row.reporters,
-      weighted: row.weighted,
-      false_positive_reports: row.false_positive_reports,
-      categories: [...row.categories].sort(),
-      newest_at: row.newest_at ? iso(row.newest_at) : null,
-    };
+         FROM unnest($1::text[], $2::timestamptz[]) WITH ORDINALITY AS q(entity_id, now, ord)
+         JOIN reports r ON r.entity_id = q.entity_id AND r.moderation_status <> 'rejected'
+         LEFT JOIN reporters p ON p.id = r.reporter_id
+        GROUP BY q.ord`,
+      [items.map((i) => i.entityId), items.map((i) => i.now.toISOString()), this.defaultTrust, REPORT_HALF_LIFE_DAYS],
+    )) as { ord: number; reporters: number; weighted: number; false_positive_reports: number; categories: string[]; newest_at: Date | null }[];
+    const out: (ReportEvidence | null)[] = items.map(() => null);
+    for (const row of rows) {
+      if (row.reporters === 0) continue;
+      out[row.ord - 1] = {
+        reporters: row.reporters,
+        weighted: row.weighted,
+        false_positive_reports: row.false_positive_reports,
+        categories: [...row.categories].sort(),
+        newest_at: row.newest_at ? iso(row.newest_at) : null,
+      };
+    }
+    return out;
   }
 }
 

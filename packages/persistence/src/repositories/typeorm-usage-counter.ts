@@ -29,10 +29,77 @@ export class TypeOrmUsageCounter implements UsageCounter {
     return { allowed: false, count, remaining: Math.max(0, limit - count) };
   }
 
+  /**
+   * Many hits in as few statements as possible: one multi-row upsert per round, where a round
+   * holds at most one hit per counter (a second hit on the same counter goes to the next round,
+   * so hits on one counter apply in call order). Rows are locked in key order, so concurrent
+   * batches from any process cannot deadlock. One result per hit, in order; same semantics as `hit`.
+   */
+  async hitMany(hits: readonly UsageRequest[]): Promise<UsageHit[]> {
+    for (const h of hits) checkCost(h.cost, h.limit);
+    const out: (UsageHit | undefined)[] = hits.map(() => undefined);
+    const rounds: number[][] = [];
+    const seen = new Map<string, number>();
+    hits.forEach((h, i) => {
+      const k = `${h.key}\u0000${h.window}\u0000${h.windowStart.getTime()}`;
+      const round = seen.get(k) ?? 0;
+      seen.set(k, round + 1);
+      (rounds[round] ??= []).push(i);
+    });
+    for (const round of rounds) {
+      const idx = [...round].sort((a, b) => cmpHit(hits[a] as UsageRequest, hits[b] as UsageRequest));
+      const rows = (await this.ds.manager.query(
+        `WITH input AS (
+           SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::int[]) AS t(key, window_kind, window_start, cost, lim)
+         ), done AS (
+           INSERT INTO usage_counters (key, window_kind, window_start, "count")
+           SELECT key, window_kind, window_start, cost FROM input WHERE cost <= lim ORDER BY key, window_kind, window_start
+           ON CONFLICT (key, window_kind, window_start) DO UPDATE
+              SET "count" = usage_counters."count" + EXCLUDED."count"
+            WHERE usage_counters."count" + EXCLUDED."count" <= (
+                    SELECT i.lim FROM input i
+                     WHERE i.key = EXCLUDED.key AND i.window_kind = EXCLUDED.window_kind AND i.window_start = EXCLUDED.window_start)
+           RETURNING key, window_kind, window_start, "count"
+         )
+         SELECT i.key, i.window_kind, i.window_start, d."count" AS done, c."count" AS current
+           FROM input i
+           LEFT JOIN done d USING (key, window_kind, window_start)
+           LEFT JOIN usage_counters c ON d.key IS NULL AND c.key = i.key AND c.window_kind = i.window_kind AND c.window_start = i.window_start`,
+        [
+          idx.map((i) => (hits[i] as UsageRequest).key), idx.map((i) => (hits[i] as UsageRequest).window),
+          idx.map((i) => (hits[i] as UsageRequest).windowStart.toISOString()), idx.map((i) => (hits[i] as UsageRequest).cost),
+          idx.map((i) => (hits[i] as UsageRequest).limit),
+        ],
+      )) as { key: string; window_kind: string; window_start: Date | string; done: number | null; current: number | null }[];
+      const byKey = new Map(rows.map((r) => [`${r.key}\u0000${r.window_kind}\u0000${new Date(r.window_start).getTime()}`, r]));
+      for (const i of idx) {
+        const h = hits[i] as UsageRequest;
+        const r = byKey.get(`${h.key}\u0000${h.window}\u0000${h.windowStart.getTime()}`);
+        const count = r?.done ?? r?.current ?? 0;
+        out[i] = r?.done != null
+          ? { allowed: true, count, remaining: Math.max(0, h.limit - count) }
+          : { allowed: false, count, remaining: Math.max(0, h.limit - count) };
+      }
+    }
+    return out as UsageHit[];
+  }
+
   async purgeBefore(window: UsageWindow, before: Date): Promise<number> {
     return affectedOf(await this.ds.manager.query(`DELETE FROM usage_counters WHERE window_kind = $1 AND window_start < $2`, [window, before]));
   }
 }
+
+/** One `hit`'s arguments. */
+export interface UsageRequest {
+  readonly key: string;
+  readonly window: UsageWindow;
+  readonly windowStart: Date;
+  readonly cost: number;
+  readonly limit: number;
+}
+
+const cmpHit = (a: UsageRequest, b: UsageRequest): number =>
+  a.key < b.key ? -1 : a.key > b.key ? 1 : a.window < b.window ? -1 : a.window > b.window ? 1 : a.windowStart.getTime() - b.windowStart.getTime();
 
 function checkCost(cost: number, limit: number): void {
   if (!Number.isInteger(cost) || cost < 0) throw new RangeError(`usage cost must be a non-negative integer, got ${cost}`);

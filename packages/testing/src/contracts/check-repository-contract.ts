@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AuditRecord, CheckRepository, Verdict } from "@svc/core";
+import { auditExportRowOf, type AuditRecord, type CheckRepository, type Verdict } from "@svc/core";
 import { anAuditRecord, uniqueId } from "../audit-builders.js";
 
 /** Edits behind the repository's back, as someone with database access could make them. */
@@ -145,6 +145,25 @@ export function checkRepositoryContract(name: string, make: () => Promise<CheckR
       const some = await collect(f.repo.exportRows(account, { batchSize: 2, since: new Date(at(1)), until: new Date(at(4)) }));
       expect(some.map((r) => r.id)).toEqual(saved.slice(1, 4).map((r) => r.id));
       expect(await collect(f.repo.exportRows(account, { risk_level: "critical" }))).toEqual([]);
+    });
+
+    it("exports summaries: exactly each exported record's CSV line, with the same filters and order", async () => {
+      const saved = await saveMany(5);
+      await saveMany(2, uniqueId("acc"));
+      // Signals with and without points, in an order that is not alphabetical.
+      const base = anAuditRecord({ account_id: account, created_at: at(9) });
+      const signal = base.verdict.signals[0]!;
+      const scored = await f.repo.save({
+        ...base,
+        verdict: { ...base.verdict, signals: [{ ...signal, code: "domain.lookalike_brand", points: 75 }, signal, { ...signal, code: "domain.suspicious_tld", points: 10 }] },
+      });
+      const rows = await collect(f.repo.exportSummaries(account, { batchSize: 2 }));
+      expect(rows).toEqual([...saved, scored].map(auditExportRowOf));
+      expect(rows.at(-1)?.signals).toBe("domain.lookalike_brand;domain.suspicious_tld");
+      expect(rows[0]?.signals).toBe("");
+      const some = await collect(f.repo.exportSummaries(account, { batchSize: 2, since: new Date(at(1)), until: new Date(at(4)) }));
+      expect(some.map((r) => r.id)).toEqual(saved.slice(1, 4).map((r) => r.id));
+      expect(await collect(f.repo.exportSummaries(uniqueId("acc")))).toEqual([]);
     });
 
     it("verifies an intact chain, and an empty one", async () => {

@@ -1,6 +1,6 @@
 import {
-  HISTORY_LIMIT, clampInt, decodeCursor, encodeCursor, sealRecord, verifyRecords,
-  type AuditRecord, type ChainHead, type ChainVerification, type CheckFilters, type CheckRepository,
+  HISTORY_LIMIT, auditExportRowOf, clampInt, decodeCursor, encodeCursor, sealRecord, verifyRecords,
+  type AuditExportRow, type AuditRecord, type ChainHead, type ChainVerification, type CheckFilters, type CheckRepository,
   type ExportOptions, type HistoryPage, type HistoryQuery, type NewAuditRecord, type Verdict,
 } from "@svc/core";
 
@@ -60,6 +60,10 @@ export class InMemoryCheckRepository implements CheckRepository {
 
   async *exportRows(accountId: string, options: ExportOptions = {}): AsyncIterable<AuditRecord> {
     for (const r of this.matching(accountId, options).sort(order)) yield structuredClone(r);
+  }
+
+  async *exportSummaries(accountId: string, options: ExportOptions = {}): AsyncIterable<AuditExportRow> {
+    for await (const r of this.exportRows(accountId, options)) yield auditExportRowOf(r);
   }
 
   async verifyChain(accountId: string): Promise<ChainVerification> {

@@ -1,0 +1,101 @@
+// Test-only module: the many-at-once methods the API coalesces concurrent checks into must give
+// exactly what the one-at-a-time methods give.
+import type { DataSource } from "typeorm";
+import { describe, expect, it } from "vitest";
+import { parseEntity, type Entity } from "@svc/core";
+import { uniqueId, usageCounterContract } from "@svc/testing";
+import { TypeOrmGraphRepository } from "./repositories/typeorm-graph-repository.js";
+import { TypeOrmIntelStore } from "./repositories/typeorm-intel-store.js";
+import { TypeOrmReportRepository } from "./repositories/typeorm-report-repository.js";
+import { TypeOrmUsageCounter, type UsageRequest } from "./repositories/typeorm-usage-counter.js";
+
+const entity = (v: string): Entity => {
+  const p = parseEntity(v);
+  if (!p.ok) throw new Error(`unparsable ${v}`);
+  return p.entity;
+};
+
+export function batchedReadsContract(engine: string, ds: () => DataSource): void {
+  const close = async (): Promise<void> => {};
+  // The whole usage contract again, through hitMany with one hit per call.
+  usageCounterContract(`${engine} (hitMany)`, async () => {
+    const inner = new TypeOrmUsageCounter(ds());
+    return {
+      counter: { hit: async (key, window, windowStart, cost, limit) => (await inner.hitMany([{ key, window, windowStart, cost, limit }]))[0]!, purgeBefore: (w, b) => inner.purgeBefore(w, b) },
+      close,
+    };
+  });
+
+  describe(`batched reads and writes: ${engine}`, () => {
+    it("hitMany: hits on one counter apply in call order up to the limit; other counters are independent", async () => {
+      const counter = new TypeOrmUsageCounter(ds());
+      const a = uniqueId("key:a");
+      const b = uniqueId("key:b");
+      const start = new Date("2026-11-24T03:00:00.000Z");
+      const hits: UsageRequest[] = [];
+      for (let i = 0; i < 40; i++) hits.push({ key: a, window: "minute", windowStart: start, cost: 1, limit: 30 });
+      hits.splice(5, 0, { key: b, window: "minute", windowStart: start, cost: 3, limit: 5 }, { key: b, window: "minute", windowStart: start, cost: 3, limit: 5 });
+      hits.push({ key: b, window: "month", windowStart: start, cost: 9, limit: 5 });
+      const out = await counter.hitMany(hits);
+      const forA = out.filter((_, i) => hits[i]!.key === a);
+      expect(forA.filter((h) => h.allowed)).toHaveLength(30);
+      expect(forA.slice(0, 30).map((h) => h.count)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+      expect(forA.slice(30).every((h) => !h.allowed && h.count === 30 && h.remaining === 0)).toBe(true);
+      expect(out[5]).toEqual({ allowed: true, count: 3, remaining: 2 });
+      expect(out[6]).toEqual({ allowed: false, count: 3, remaining: 2 });
+      expect(out.at(-1)).toEqual({ allowed: false, count: 0, remaining: 5 });
+      // What the batch stored is what single hits see afterwards.
+      expect(await counter.hit(a, "minute", start, 0, 30)).toEqual({ allowed: true, count: 30, remaining: 0 });
+    });
+
+    it("hitMany: concurrent batches on the same counters never exceed the limit", async () => {
+      const counter = new TypeOrmUsageCounter(ds());
+      const keys = [uniqueId("key:c"), uniqueId("key:d")];
+      const start = new Date("2026-11-24T03:01:00.000Z");
+      const batches = Array.from({ length: 6 }, (_, j) => Array.from({ length: 10 }, (_, i): UsageRequest => ({ key: keys[(i + j) % 2]!, window: "minute", windowStart: start, cost: 1, limit: 25 })));
+      const out = (await Promise.all(batches.map((b) => counter.hitMany(b)))).flat();
+      expect(out.filter((h) => h.allowed)).toHaveLength(50);
+      for (const k of keys) expect((await counter.hit(k, "minute", start, 0, 25)).count).toBe(25);
+    });
+
+    it("lookupMany gives each entity what lookup gives it, in order", async () => {
+      const store = new TypeOrmIntelStore(ds());
+      const base = `${uniqueId("bad").toLowerCase().replaceAll("_", "-")}.com`;
+      await store.upsert([
+        { type: "domain", value: base, list: "block", label: "phishing", source: "batch-test" },
+        { type: "email", value: `x@${base}`, list: "block", label: "scam sender", source: "batch-test" },
+      ]);
+      const entities = [entity(`login.${base}`), entity("clean-batch-test.com"), entity(`x@${base}`), entity(base), entity(`https://a.login.${base}/p`)];
+      const many = await store.lookupMany(entities);
+      const one = await Promise.all(entities.map((e) => store.lookup(e)));
+      expect(many).toEqual(one);
+      expect(many.map((m) => m.length)).toEqual([1, 0, 2, 1, 1]);
+      expect(many[0]![0]).toMatchObject({ matched_on: "parent", matched_value: base });
+    });
+
+    it("forEntities gives each item what forEntity gives it, in order, nulls included", async () => {
+      const repo = new TypeOrmReportRepository(ds());
+      const now = new Date("2026-11-20T00:00:00.000Z");
+      const ids = [0, 1, 2].map(() => `${uniqueId("rep").toLowerCase()}.example`);
+      await repo.file({ reporter_id: uniqueId("u"), entity: { type: "domain", value: ids[0]!, id: `domain:${ids[0]}` }, category: "phishing" }, new Date("2026-11-10T00:00:00.000Z"));
+      await repo.file({ reporter_id: uniqueId("u"), entity: { type: "domain", value: ids[2]!, id: `domain:${ids[2]}` }, category: "scam" }, now);
+      await repo.file({ reporter_id: uniqueId("u"), entity: { type: "domain", value: ids[2]!, id: `domain:${ids[2]}` }, category: "phishing" }, now);
+      const items = [ids[2], ids[1], ids[0], ids[2]].map((v, i) => ({ entityId: `domain:${v}`, now: new Date(now.getTime() + i * 86_400_000) }));
+      const many = await repo.forEntities(items);
+      const one = await Promise.all(items.map((i) => repo.forEntity(i.entityId, i.now)));
+      expect(many).toEqual(one);
+      expect(many[1]).toBeNull();
+      expect(many[0]).toMatchObject({ reporters: 2, categories: ["phishing", "scam"] });
+      expect(many[3]!.weighted).toBeLessThan(many[0]!.weighted);
+    });
+
+    it("withEdges finds the ids that have an edge in either direction", async () => {
+      const graph = new TypeOrmGraphRepository(ds());
+      const [a, b, c] = [0, 1, 2].map(() => `domain:${uniqueId("g").toLowerCase()}.example`);
+      await graph.upsertEdges([{ from: a!, to: b!, relation: "subdomain_of", weight: 1, source: "test", seen_at: new Date() }]);
+      await graph.upsertNodes([{ id: c!, type: "domain", value: c!.slice("domain:".length) }]);
+      expect([...(await graph.withEdges([a!, b!, c!, a!]))].sort()).toEqual([a!, b!].sort());
+      expect(await graph.withEdges([])).toEqual(new Set());
+    });
+  });
+}
