@@ -3,7 +3,7 @@
 import type { DataSource } from "typeorm";
 import { describe, expect, it } from "vitest";
 import { parseEntity, type Entity } from "@svc/core";
-import { uniqueId, usageCounterContract } from "@svc/testing";
+import { InMemoryGraphRepository, uniqueId, usageCounterContract } from "@svc/testing";
 import { TypeOrmGraphRepository } from "./repositories/typeorm-graph-repository.js";
 import { TypeOrmIntelStore } from "./repositories/typeorm-intel-store.js";
 import { TypeOrmReportRepository } from "./repositories/typeorm-report-repository.js";
@@ -87,6 +87,39 @@ export function batchedReadsContract(engine: string, ds: () => DataSource): void
       expect(many[1]).toBeNull();
       expect(many[0]).toMatchObject({ reporters: 2, categories: ["phishing", "scam"] });
       expect(many[3]!.weighted).toBeLessThan(many[0]!.weighted);
+    });
+
+    it("graph walks and bad-neighbour paths agree with the in-memory reference on random graphs", async () => {
+      let seed = 20261124;
+      const rnd = (n: number): number => {
+        seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+        return (seed >>> 8) % n;
+      };
+      for (let g = 0; g < 4; g++) {
+        const sql = new TypeOrmGraphRepository(ds());
+        const mem = new InMemoryGraphRepository();
+        const prefix = uniqueId("rg").toLowerCase().replaceAll("_", "-");
+        const id = (i: number) => `domain:n${i}.${prefix}.com`;
+        const nodes = Array.from({ length: 30 }, (_, i) => ({ id: id(i), type: "domain" as const, value: id(i).slice(7), risk_score: rnd(4) === 0 ? 65 + rnd(35) : rnd(60), risk_level: "low" as const }));
+        const relations = ["resolves_to", "subdomain_of", "same_owner"];
+        const edges = Array.from({ length: 70 }, () => ({ from: id(rnd(30)), to: id(rnd(30)), relation: relations[rnd(3)]!, weight: 1, source: "test", seen_at: new Date("2026-11-01T00:00:00Z") }))
+          .filter((e) => e.from !== e.to);
+        for (const repo of [sql, mem]) {
+          await repo.upsertNodes(nodes);
+          await repo.upsertEdges(edges);
+        }
+        for (const root of [0, 1, 2, 3].map((i) => id(rnd(30)))) {
+          for (const depth of [1, 2, 3]) {
+            expect(await sql.badNeighbours(root, depth)).toEqual(await mem.badNeighbours(root, depth));
+            for (const maxNodes of [5, 500]) {
+              for (const relation of [undefined, "resolves_to"]) {
+                const o = { depth, maxNodes, ...(relation ? { relation } : {}) };
+                expect(await sql.walk(root, o)).toEqual(await mem.walk(root, o));
+              }
+            }
+          }
+        }
+      }
     });
 
     it("withEdges finds the ids that have an edge in either direction", async () => {

@@ -8,30 +8,10 @@ import type { GraphEdgeRow, GraphNodeRow } from "../entities/graph.js";
 import { iso } from "./sql.js";
 
 /**
- * Path rows a walk may enumerate. The recursive CTE follows every simple path (the path array
- * cuts cycles), which grows fast around hubs; PostgreSQL evaluates a recursive CTE only as far
- * as its reader asks, and it produces rows level by level, so a LIMIT on the reader stops the
- * walk early without skipping a nearer level. Hitting it marks the walk truncated.
+ * Nodes a bad-neighbour search visits at most: around hubs (a shared host, a mail provider) the
+ * neighbourhood within a few hops can be most of the graph; a check needs the nearest bad nodes.
  */
-const MAX_PATH_ROWS = 20_000;
-
-/** Breadth-first over edges in both directions; `$1` root, `$2` depth, `$3` relation or null. */
-const WALK_CTE = `
-  WITH RECURSIVE walk(id, depth, path, relations) AS (
-    SELECT $1::text COLLATE "C", 0, ARRAY[$1::text COLLATE "C"], ARRAY[]::text[] COLLATE "C"
-    UNION ALL
-    SELECT n.next, w.depth + 1, w.path || n.next, w.relations || n.relation
-      FROM walk w
-      CROSS JOIN LATERAL (
-        SELECT e.to_id AS next, e.relation FROM graph_edges e
-         WHERE e.from_id = w.id AND ($3::text IS NULL OR e.relation = $3::text)
-        UNION ALL
-        SELECT e.from_id, e.relation FROM graph_edges e
-         WHERE e.to_id = w.id AND ($3::text IS NULL OR e.relation = $3::text)
-      ) n
-     WHERE w.depth < $2::int AND NOT n.next = ANY (w.path)
-  ),
-  capped AS MATERIALIZED (SELECT * FROM walk LIMIT ${MAX_PATH_ROWS})`;
+const MAX_VISITED = 20_000;
 
 export class TypeOrmGraphRepository implements GraphRepository {
   constructor(private readonly ds: DataSource) {}
@@ -120,33 +100,46 @@ export class TypeOrmGraphRepository implements GraphRepository {
     const depth = clampInt(options.depth, 1, WALK_DEPTH.max, WALK_DEPTH.default);
     const maxNodes = clampInt(options.maxNodes, 1, WALK_NODES.max, WALK_NODES.default);
     const relation = options.relation ?? null;
-    const rows = (await this.ds.manager.query(
-      `${WALK_CTE},
-       best AS (SELECT id, min(depth) AS depth FROM capped GROUP BY id)
-       SELECT b.id, b.depth::int AS depth, g.type, g.value, g.risk_score, g.risk_level,
-              (SELECT count(*) FROM capped)::int AS paths
-         FROM best b LEFT JOIN graph_nodes g ON g.id = b.id
-        ORDER BY b.depth, b.id
-        LIMIT ${maxNodes + 1}`,
-      [rootId, depth, relation],
-    )) as (Partial<GraphNodeRow> & { id: string; depth: number; paths: number })[];
-    const truncatedNodes = rows.length > maxNodes || (rows[0]?.paths ?? 0) >= MAX_PATH_ROWS;
-    const nodes = rows.slice(0, maxNodes).map((r) => ({ ...toNode(r), depth: r.depth }));
-    const ids = nodes.map((n) => n.id);
+    // Breadth-first, one query per level: the next level's unvisited neighbours, smallest ids
+    // first and no more than the node cap still allows (plus one, to know that it cut).
+    const depths = new Map<string, number>([[rootId, 0]]);
+    let frontier = [rootId];
+    let truncated = false;
+    for (let d = 1; d <= depth && frontier.length > 0 && !truncated; d++) {
+      const room = maxNodes - depths.size;
+      const rows = (await this.ds.manager.query(
+        `SELECT DISTINCT n.next COLLATE "C" AS next FROM (
+           SELECT e.to_id AS next FROM graph_edges e WHERE e.from_id = ANY ($1::text[]) AND ($2::text IS NULL OR e.relation = $2::text)
+           UNION ALL
+           SELECT e.from_id FROM graph_edges e WHERE e.to_id = ANY ($1::text[]) AND ($2::text IS NULL OR e.relation = $2::text)
+         ) n
+         WHERE NOT n.next = ANY ($3::text[])
+         ORDER BY 1 LIMIT ${Math.max(0, room) + 1}`,
+        [frontier, relation, [...depths.keys()]],
+      )) as { next: string }[];
+      if (rows.length > room) truncated = true;
+      frontier = rows.slice(0, Math.max(0, room)).map((r) => r.next);
+      for (const id of frontier) depths.set(id, d);
+    }
+    const ids = [...depths.keys()];
+    const nodeRows = (await this.ds.manager.query(`SELECT * FROM graph_nodes WHERE id = ANY ($1::text[])`, [ids])) as GraphNodeRow[];
+    const byId = new Map(nodeRows.map((r) => [r.id, r]));
+    const nodes = ids
+      .map((id) => ({ ...toNode(byId.get(id) ?? { id }), depth: depths.get(id) as number }))
+      .sort((a, b) => a.depth - b.depth || cmpBytes(a.id, b.id));
     const edgeRows = (await this.ds.manager.query(
       `SELECT * FROM graph_edges
         WHERE from_id = ANY ($1::text[]) AND to_id = ANY ($1::text[]) AND ($2::text IS NULL OR relation = $2::text)
-        ORDER BY from_id, to_id, relation
+        ORDER BY from_id COLLATE "C", to_id COLLATE "C", relation COLLATE "C"
         LIMIT ${WALK_MAX_EDGES + 1}`,
       [ids, relation],
     )) as GraphEdgeRow[];
-    const root = nodes[0] ?? { id: rootId, ...rootParts, risk_score: null, risk_level: null, depth: 0 };
-    const { depth: _rootDepth, ...rootNode } = root;
+    const { depth: _rootDepth, ...rootNode } = nodes[0] ?? { id: rootId, ...rootParts, risk_score: null, risk_level: null, depth: 0 };
     return {
       root: rootNode,
       nodes,
       edges: edgeRows.slice(0, WALK_MAX_EDGES).map(toEdge),
-      truncated: truncatedNodes || edgeRows.length > WALK_MAX_EDGES,
+      truncated: truncated || edgeRows.length > WALK_MAX_EDGES,
     };
   }
 
@@ -164,20 +157,67 @@ export class TypeOrmGraphRepository implements GraphRepository {
 
   async badNeighbours(entityId: string, maxDepth: number): Promise<readonly GraphPath[]> {
     const depth = clampInt(maxDepth, 1, WALK_DEPTH.max, WALK_DEPTH.default);
-    // Per bad node its shortest path (ties: smallest node ids, then relations, byte-wise).
-    const rows = (await this.ds.manager.query(
-      `${WALK_CTE}
-       SELECT DISTINCT ON (c.id) c.id, c.depth, c.path, c.relations, g.risk_score
-         FROM capped c JOIN graph_nodes g ON g.id = c.id
-        WHERE c.depth > 0 AND g.risk_score >= ${BAD_NEIGHBOUR_SCORE}
-        ORDER BY c.id, c.depth, c.path, c.relations`,
-      [entityId, depth, null],
-    )) as { id: string; depth: number; path: string[]; relations: string[]; risk_score: number }[];
-    return rows
-      .sort((a, b) => a.depth - b.depth || b.risk_score - a.risk_score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+    // Breadth-first, one query per level, keeping per node its shortest path; among equally
+    // short ones the smallest node ids, then relations, byte-wise. A shortest path's prefix is
+    // itself the best path to its last-but-one node, so each level extends the previous one's.
+    const best = new Map<string, { nodes: string[]; relations: string[] }>([[entityId, { nodes: [entityId], relations: [] }]]);
+    const bad: { id: string; risk_score: number }[] = [];
+    let frontier = [entityId];
+    for (let d = 1; d <= depth && frontier.length > 0 && best.size < MAX_VISITED; d++) {
+      const rows = (await this.ds.manager.query(
+        `SELECT n.src, n.next, n.relation, g.risk_score FROM (
+           SELECT e.from_id AS src, e.to_id AS next, e.relation FROM graph_edges e WHERE e.from_id = ANY ($1::text[])
+           UNION ALL
+           SELECT e.to_id, e.from_id, e.relation FROM graph_edges e WHERE e.to_id = ANY ($1::text[])
+         ) n LEFT JOIN graph_nodes g ON g.id = n.next`,
+        [frontier],
+      )) as { src: string; next: string; relation: string; risk_score: number | null }[];
+      const level = new Map<string, { nodes: string[]; relations: string[]; risk_score: number | null }>();
+      for (const r of rows) {
+        if (best.has(r.next)) continue;
+        const via = best.get(r.src);
+        if (!via) continue;
+        const nodes = [...via.nodes, r.next];
+        const relations = [...via.relations, r.relation];
+        const had = level.get(r.next);
+        if (!had || (cmpArrays(nodes, had.nodes) || cmpArrays(relations, had.relations)) < 0) level.set(r.next, { nodes, relations, risk_score: r.risk_score });
+      }
+      frontier = [];
+      for (const [id, p] of level) {
+        if (best.size >= MAX_VISITED) break;
+        best.set(id, { nodes: p.nodes, relations: p.relations });
+        frontier.push(id);
+        if (p.risk_score !== null && p.risk_score >= BAD_NEIGHBOUR_SCORE) bad.push({ id, risk_score: p.risk_score });
+      }
+    }
+    return bad
+      .map((b) => ({ ...b, path: best.get(b.id) as { nodes: string[]; relations: string[] } }))
+      .sort((a, b) => a.path.nodes.length - b.path.nodes.length || b.risk_score - a.risk_score || cmpBytes(a.id, b.id))
       .slice(0, BAD_NEIGHBOUR_PATHS)
-      .map((r) => ({ nodes: r.path, relations: r.relations, risk_score: r.risk_score }));
+      .map((b) => ({ nodes: b.path.nodes, relations: b.path.relations, risk_score: b.risk_score }));
   }
+}
+
+/** Byte-wise order of the UTF-8 forms (PostgreSQL's COLLATE "C"): code point order. */
+function cmpBytes(a: string, b: string): number {
+  if (a === b) return 0;
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.codePointAt(i) as number;
+    const y = b.codePointAt(i) as number;
+    if (x !== y) return x - y;
+    if (x > 0xffff) i++;
+  }
+  return a.length - b.length;
+}
+
+function cmpArrays(a: readonly string[], b: readonly string[]): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const c = cmpBytes(a[i] as string, b[i] as string);
+    if (c !== 0) return c;
+  }
+  return a.length - b.length;
 }
 
 function toNode(r: Partial<GraphNodeRow> & { id: string }): GraphNode {
