@@ -108,12 +108,13 @@ export class TypeOrmGraphRepository implements GraphRepository {
     for (let d = 1; d <= depth && frontier.length > 0 && !truncated; d++) {
       const room = maxNodes - depths.size;
       const rows = (await this.ds.manager.query(
-        `SELECT DISTINCT n.next COLLATE "C" AS next FROM (
-           SELECT e.to_id AS next FROM graph_edges e WHERE e.from_id = ANY ($1::text[]) AND ($2::text IS NULL OR e.relation = $2::text)
-           UNION ALL
-           SELECT e.from_id FROM graph_edges e WHERE e.to_id = ANY ($1::text[]) AND ($2::text IS NULL OR e.relation = $2::text)
+        `SELECT n.next FROM (
+           (SELECT e.to_id COLLATE "C" AS next FROM graph_edges e WHERE e.from_id = ANY ($1::text[]) AND ($2::text IS NULL OR e.relation = $2::text)
+            UNION ALL
+            SELECT e.from_id COLLATE "C" FROM graph_edges e WHERE e.to_id = ANY ($1::text[]) AND ($2::text IS NULL OR e.relation = $2::text))
+           EXCEPT
+           SELECT v COLLATE "C" FROM unnest($3::text[]) AS v
          ) n
-         WHERE NOT n.next = ANY ($3::text[])
          ORDER BY 1 LIMIT ${Math.max(0, room) + 1}`,
         [frontier, relation, [...depths.keys()]],
       )) as { next: string }[];
@@ -122,18 +123,22 @@ export class TypeOrmGraphRepository implements GraphRepository {
       for (const id of frontier) depths.set(id, d);
     }
     const ids = [...depths.keys()];
-    const nodeRows = (await this.ds.manager.query(`SELECT * FROM graph_nodes WHERE id = ANY ($1::text[])`, [ids])) as GraphNodeRow[];
+    // Nodes and edges read side by side. Joins on unnest rather than `= ANY (array)`: an index
+    // probe per id; the to_id test as a hashed semi-join.
+    const [nodeRows, edgeRows] = (await Promise.all([
+      this.ds.manager.query(`SELECT g.* FROM unnest($1::text[]) AS q(id) JOIN graph_nodes g ON g.id = q.id`, [ids]),
+      this.ds.manager.query(
+        `SELECT e.* FROM unnest($1::text[]) AS q(id) JOIN graph_edges e ON e.from_id = q.id
+          WHERE e.to_id IN (SELECT unnest($1::text[])) AND ($2::text IS NULL OR e.relation = $2::text)
+          ORDER BY e.from_id COLLATE "C", e.to_id COLLATE "C", e.relation COLLATE "C"
+          LIMIT ${WALK_MAX_EDGES + 1}`,
+        [ids, relation],
+      ),
+    ])) as [GraphNodeRow[], GraphEdgeRow[]];
     const byId = new Map(nodeRows.map((r) => [r.id, r]));
     const nodes = ids
       .map((id) => ({ ...toNode(byId.get(id) ?? { id }), depth: depths.get(id) as number }))
       .sort((a, b) => a.depth - b.depth || cmpBytes(a.id, b.id));
-    const edgeRows = (await this.ds.manager.query(
-      `SELECT * FROM graph_edges
-        WHERE from_id = ANY ($1::text[]) AND to_id = ANY ($1::text[]) AND ($2::text IS NULL OR relation = $2::text)
-        ORDER BY from_id COLLATE "C", to_id COLLATE "C", relation COLLATE "C"
-        LIMIT ${WALK_MAX_EDGES + 1}`,
-      [ids, relation],
-    )) as GraphEdgeRow[];
     const { depth: _rootDepth, ...rootNode } = nodes[0] ?? { id: rootId, ...rootParts, risk_score: null, risk_level: null, depth: 0 };
     return {
       root: rootNode,
