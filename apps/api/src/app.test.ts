@@ -203,8 +203,12 @@ describe.each(engines)("HTTP API v1 on %s", (engine) => {
       expect(lines[0]).toContain("id,created_at,entity_type,entity_value");
       expect(lines).toHaveLength(3);
       expect(csv).not.toMatch(/(^|,)=HYPERLINK/m);
+      expect(lines[2]).toMatch(/,domain,paypa1\.com,\d+,high,[a-z]+,review,domain\.lookalike_brand[^,]*,/);
       const high = await (await get("/v1/audit/export?risk_level=high", me.key)).text();
       expect(high.trim().split("\r\n")).toHaveLength(2);
+      // Nothing to export: the header alone.
+      const none = await (await get("/v1/audit/export", (await api.account()).key)).text();
+      expect(none).toBe(`${lines[0]}\r\n`);
       await expectProblem(await get("/v1/audit/export?since=2026-11-02T00:00:00Z&until=2026-11-01T00:00:00Z", me.key), 422, "request.invalid_range");
     });
   });

@@ -1,7 +1,6 @@
-import { Readable } from "node:stream";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { InvalidCursorError, parseEntity, screenBatch, type RiskLevel } from "@svc/core";
-import { stringify } from "csv-stringify";
+import { stringify as stringifySync } from "csv-stringify/sync";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
@@ -18,6 +17,7 @@ import { auditRoute, batchRoute, exportRoute, graphRoute, historyRoute, reportRo
 import { registerAsyncRoutes } from "./routes/async.js";
 import type { ApiServices } from "./services.js";
 
+const EXPORT_BLOCK_ROWS = 1_000;
 const EXPORT_COLUMNS = ["id", "created_at", "entity_type", "entity_value", "risk_score", "risk_level", "confidence", "recommended_action", "signals", "ruleset", "channel", "key_id", "prev_hash", "record_hash"];
 
 export function createApp(s: ApiServices): OpenAPIHono {
@@ -115,16 +115,39 @@ export function createApp(s: ApiServices): OpenAPIHono {
     const until = q.until ? new Date(q.until) : undefined;
     checkRange(since, until);
     const rows = s.checks.exportSummaries(callerOf(c).accountId, { batchSize: 2_000, ...(q.type ? { type: q.type } : {}), ...(q.risk_level ? { risk_level: q.risk_level as RiskLevel } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}) });
-    async function* lines() {
+    // CSV text is made a block of rows at a time (one csv-stringify call per block) and handed to
+    // the response as one chunk, pulled only when the client has taken the previous one: memory
+    // stays flat however many rows there are, and no stream machinery runs per row.
+    async function* blocks(): AsyncGenerator<string> {
+      let block: unknown[][] = [];
+      let header = true;
+      const text = (): string => {
+        const out = stringifySync(block, { header, columns: EXPORT_COLUMNS, escape_formulas: true, record_delimiter: "\r\n" });
+        header = false;
+        block = [];
+        return out;
+      };
       for await (const r of rows) {
-        yield [r.id, r.created_at, r.entity_type, r.entity_value, r.risk_score, r.risk_level, r.confidence, r.recommended_action, r.signals, r.ruleset, r.channel, r.key_id ?? "", r.prev_hash ?? "", r.record_hash];
+        block.push([r.id, r.created_at, r.entity_type, r.entity_value, r.risk_score, r.risk_level, r.confidence, r.recommended_action, r.signals, r.ruleset, r.channel, r.key_id ?? "", r.prev_hash ?? "", r.record_hash]);
+        if (block.length >= EXPORT_BLOCK_ROWS) yield text();
       }
+      if (block.length > 0 || header) yield text();
     }
-    // Streamed end to end with back-pressure: memory stays flat however many rows there are.
-    const csv = Readable.from(lines()).pipe(stringify({ header: true, columns: EXPORT_COLUMNS, escape_formulas: true, record_delimiter: "\r\n" }));
+    const source = blocks();
+    const encoder = new TextEncoder();
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        const next = await source.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(next.value));
+      },
+      async cancel() {
+        await source.return(undefined);
+      },
+    }, { highWaterMark: 1 });
     c.header("content-type", "text/csv; charset=utf-8");
     c.header("content-disposition", `attachment; filename="svc-audit-${s.clock.now().toISOString().slice(0, 10)}.csv"`);
-    return c.body(Readable.toWeb(csv) as unknown as ReadableStream, 200) as never;
+    return c.body(body, 200) as never;
   });
 
   app.openapi(auditRoute, async (c) => {

@@ -120,32 +120,38 @@ export class TypeOrmCheckRepository implements CheckRepository {
 
   async *exportSummaries(accountId: string, options: ExportOptions = {}): AsyncIterable<AuditExportRow> {
     const batch = clampInt(options.batchSize, 1, EXPORT_BATCH.max, EXPORT_BATCH.default);
-    let after: { created_at: Date; id: string } | null = null;
-    for (;;) {
+    type Row = Omit<AuditExportRow, "key_id" | "created_at"> & { created_iso: string; actor_key_id: string | null };
+    const read = async (after: { created_at: string; id: string } | null): Promise<Row[]> => {
       const where = new Where(accountId).filters(options);
       if (after) where.add(`(created_at, id) > ($?::timestamptz, $?)`, after.created_at, after.id);
-      // Only the exported columns: the signal codes are picked out of the verdict by the database,
-      // so neither the full records nor their JSON cross the connection.
-      const rows = (await this.ds.manager.query(
-        `SELECT id, created_at, entity_type, entity_value, risk_score, risk_level, confidence,
+      // Only the exported columns, the time already as ISO 8601 text (millisecond precision, as
+      // stored) and the signal codes picked out of the verdict by the database: neither the full
+      // records nor their JSON cross the connection.
+      return (await this.ds.manager.query(
+        `SELECT id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_iso,
+                entity_type, entity_value, risk_score, risk_level, confidence,
                 verdict->>'recommended_action' AS recommended_action,
                 coalesce((SELECT string_agg(s.value->>'code', ';' ORDER BY s.ord)
                             FROM jsonb_array_elements(verdict->'signals') WITH ORDINALITY AS s(value, ord)
                            WHERE (s.value->>'points')::float8 > 0), '') AS signals,
                 ruleset, channel, actor_key_id, prev_hash, record_hash
-           FROM checks WHERE ${where.sql()} ORDER BY created_at ASC, id ASC LIMIT ${batch}`,
+           FROM checks WHERE ${where.sql()} ORDER BY checks.created_at ASC, checks.id ASC LIMIT ${batch}`,
         where.params,
-      )) as (Omit<AuditExportRow, "created_at" | "key_id"> & { created_at: Date; actor_key_id: string | null })[];
-      for (const r of rows) {
-        yield {
-          id: r.id, created_at: iso(r.created_at), entity_type: r.entity_type, entity_value: r.entity_value, risk_score: r.risk_score,
-          risk_level: r.risk_level, confidence: r.confidence, recommended_action: r.recommended_action, signals: r.signals, ruleset: r.ruleset,
-          channel: r.channel, key_id: r.actor_key_id, prev_hash: r.prev_hash, record_hash: r.record_hash,
-        };
-      }
+      )) as Row[];
+    };
+    // The next batch is read while this one is consumed, so the database and the consumer work
+    // side by side.
+    let pending = read(null);
+    for (;;) {
+      const rows = await pending;
       const last = rows.at(-1);
-      if (rows.length < batch || !last) return;
-      after = { created_at: last.created_at, id: last.id };
+      const more = rows.length === batch && last !== undefined;
+      if (more) {
+        pending = read({ created_at: last.created_iso, id: last.id });
+        pending.catch(() => {}); // surfaced by the await above if the consumer gets that far
+      }
+      for (const { actor_key_id, created_iso, ...r } of rows) yield { ...r, created_at: created_iso, key_id: actor_key_id };
+      if (!more) return;
     }
   }
 
