@@ -6,6 +6,7 @@ import {
   type IntelStore, type ReportRepository, type ScreeningDeps, type UsageCounter,
 } from "@svc/core";
 import {
+  CoalescedGraphProximity, CoalescedIntel, CoalescedReportEvidence, CoalescedUsage, GraphLearner,
   openDataSource, TypeOrmAccountRepository, TypeOrmApiKeyRepository, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIdempotencyStore,
   TypeOrmIntelStore, TypeOrmReportRepository, TypeOrmUsageCounter,
 } from "@svc/persistence";
@@ -18,7 +19,6 @@ import { Container, type ServiceIdentifier } from "inversify";
 import { pino, type Logger } from "pino";
 import type { DataSource } from "typeorm";
 import { CachedAccounts, CachedKeys } from "./auth-cache.js";
-import { CoalescedGraphProximity, CoalescedIntel, CoalescedReportEvidence, CoalescedUsage, GraphLearner } from "./batched.js";
 import type { Config } from "./config.js";
 import { GroupCommitCheckRepository } from "./group-commit.js";
 import { BackgroundTasks, type ApiServices, type AsyncServices } from "./services.js";

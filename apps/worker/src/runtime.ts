@@ -1,9 +1,12 @@
 import {
-  combineIntelStores, defaultImpersonationIndex, defaultReference, InMemoryIntelIndex, officialIntel, randomIds, systemClock, type Clock, type IntelStore,
+  combineIntelStores, defaultImpersonationIndex, defaultReference, InMemoryIntelIndex, officialIntel, randomIds, systemClock, type Clock,
   type ScreeningDeps,
 } from "@svc/core";
 import { PgBossJobQueue, startWorker, transactionScoped, type Deliverer, type Resolver, type RunningWorker } from "@svc/jobs";
-import { openDataSource, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIntelStore, TypeOrmReportRepository } from "@svc/persistence";
+import {
+  CoalescedGraphProximity, CoalescedIntel, CoalescedReportEvidence, openDataSource, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIntelStore,
+  TypeOrmReportRepository,
+} from "@svc/persistence";
 import type { Logger } from "pino";
 import type { DataSource } from "typeorm";
 import type { WorkerConfig } from "./config.js";
@@ -35,9 +38,11 @@ export async function buildWorker(config: WorkerConfig, logger: Logger, override
   const screening: ScreeningDeps = {
     reference: defaultReference(),
     impersonation: defaultImpersonationIndex(),
-    intel: combineIntelStores(InMemoryIntelIndex.from(officialIntel()), versionCached(new TypeOrmIntelStore(dataSource), clock)),
-    reports: new TypeOrmReportRepository(dataSource),
-    graph: new TypeOrmGraphRepository(dataSource),
+    // Lookups of the jobs screened at the same time coalesce into one statement each; the intel
+    // data version is read at most every 5 s (docs/decisions/0008-coalesced-statements.md).
+    intel: combineIntelStores(InMemoryIntelIndex.from(officialIntel()), new CoalescedIntel(new TypeOrmIntelStore(dataSource), () => clock.now().getTime())),
+    reports: new CoalescedReportEvidence(new TypeOrmReportRepository(dataSource)),
+    graph: new CoalescedGraphProximity(new TypeOrmGraphRepository(dataSource)),
     clock,
     ids,
   };
@@ -63,27 +68,6 @@ export async function buildWorker(config: WorkerConfig, logger: Logger, override
     async close() {
       await worker.stop(config.SVC_WORKER_SHUTDOWN_SECONDS * 1000);
       await dataSource.destroy();
-    },
-  };
-}
-
-/**
- * The intel data version changes when lists are imported (rarely), but reading it is an aggregate
- * over every record: one read per few seconds instead of one per check.
- */
-export function versionCached(store: IntelStore, clock: Clock, ttlMs = 5_000): IntelStore {
-  let cached: { at: number; version: Promise<string> } | null = null;
-  return {
-    lookup: (entity) => store.lookup(entity),
-    upsert: (records) => store.upsert(records),
-    version() {
-      const now = clock.now().getTime();
-      if (!cached || now - cached.at > ttlMs) {
-        const version = store.version();
-        cached = { at: now, version };
-        version.catch(() => (cached = null));
-      }
-      return cached.version;
     },
   };
 }

@@ -108,7 +108,7 @@ export function batchedReadsContract(engine: string, ds: () => DataSource): void
           await repo.upsertNodes(nodes);
           await repo.upsertEdges(edges);
         }
-        for (const root of [0, 1, 2, 3].map((i) => id(rnd(30)))) {
+        for (const root of [0, 1, 2, 3].map(() => id(rnd(30)))) {
           for (const depth of [1, 2, 3]) {
             expect(await sql.badNeighbours(root, depth)).toEqual(await mem.badNeighbours(root, depth));
             for (const maxNodes of [5, 500]) {

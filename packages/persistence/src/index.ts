@@ -16,3 +16,5 @@ export { TypeOrmBotMemberDirectory, type MemberDirectoryOptions } from "./reposi
 export { TypeOrmBotPaymentLedger } from "./repositories/typeorm-bot-payment-ledger.js";
 export { TypeOrmBotSupportDesk } from "./repositories/typeorm-bot-support-desk.js";
 export { BOT_TABLES } from "./entities/bot.js";
+export { Coalescer } from "./coalesce.js";
+export { CoalescedGraphProximity, CoalescedIntel, CoalescedReportEvidence, CoalescedUsage, GraphLearner } from "./coalesced.js";

@@ -2,11 +2,14 @@ import type {
   Entity, GraphPath, GraphProximitySource, IntelMatch, IntelRecord, IntelStore, NewGraphEdge, NewGraphNode, ReportEvidence,
   ReportEvidenceSource, UsageCounter, UsageHit, UsageWindow,
 } from "@svc/core";
-import type { TypeOrmGraphRepository, TypeOrmIntelStore, TypeOrmReportRepository, TypeOrmUsageCounter, UsageRequest } from "@svc/persistence";
 import { Coalescer } from "./coalesce.js";
+import type { TypeOrmGraphRepository } from "./repositories/typeorm-graph-repository.js";
+import type { TypeOrmIntelStore } from "./repositories/typeorm-intel-store.js";
+import type { TypeOrmReportRepository } from "./repositories/typeorm-report-repository.js";
+import type { TypeOrmUsageCounter, UsageRequest } from "./repositories/typeorm-usage-counter.js";
 
 /*
- * The per-check database reads and writes of the API, coalesced across concurrent requests:
+ * The per-check database reads and writes of the API and the worker, coalesced across concurrent checks:
  * the same answers as the repositories give one by one, in a few statements per group of
  * checks. See docs/decisions/0008-coalesced-statements.md.
  */
