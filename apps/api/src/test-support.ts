@@ -1,30 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { apiKeyHint, formatApiKey, hashApiKey, type Plan } from "@svc/core";
-import pg from "pg";
+import { scratchDatabase } from "@svc/persistence";
 import { pino } from "pino";
 import { createApp } from "./app.js";
 import { loadConfig } from "./config.js";
 import { buildRuntime, type Runtime } from "./container.js";
 
 /** A fresh, empty PostgreSQL database per test file on the server in TEST_DATABASE_URL, dropped afterwards. */
-export async function freshPostgres(url: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `svc_test_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  return {
-    url: target.toString(),
-    async drop() {
-      const c = new pg.Client({ connectionString: url });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
+export const freshPostgres = (url: string): Promise<{ url: string; drop(): Promise<void> }> => scratchDatabase(url);
 
 export interface TestApi {
   readonly runtime: Runtime;

@@ -11,8 +11,7 @@ import {
   checkJobHandler, createCheckQueues, PgBossJobQueue, SqlJobQueue, startWorker, transactionScoped, TypeOrmAsyncJobStore, TypeOrmWebhookSecretStore,
   type CheckWorkerDeps, type RunningWorker,
 } from "@svc/jobs";
-import { openDataSource, TypeOrmCheckRepository, TypeOrmIntelStore } from "@svc/persistence";
-import pg from "pg";
+import { openDataSource, scratchDatabase, TypeOrmCheckRepository, TypeOrmIntelStore } from "@svc/persistence";
 import { Webhook } from "standardwebhooks";
 import type { DataSource, EntityManager } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,22 +20,7 @@ const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 const PG_URL = process.env.TEST_DATABASE_URL;
 const engines = (["pglite", "postgres"] as const).filter((e) => e === "pglite" || PG_URL);
 
-async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `svc_test_${randomBytes(6).toString("hex")}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: PG_URL });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const u = new URL(PG_URL as string);
-  u.pathname = `/${name}`;
-  return { url: u.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
+const freshDatabase = () => scratchDatabase(PG_URL as string);
 
 async function receiver(): Promise<{ url: string; hits: { headers: Record<string, string>; body: string }[]; close(): Promise<void> }> {
   const hits: { headers: Record<string, string>; body: string }[] = [];

@@ -1,12 +1,10 @@
 // Test-only module (imported by *.test.ts, not exported by the package).
-import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 // The adapters here run on the schema that @svc/persistence's migrations create: tests (only)
 // open a migrated database through it. Production code never imports another adapter.
 // eslint-disable-next-line @nx/enforce-module-boundaries -- test-only, see above
-import { openDataSource } from "@svc/persistence";
-import pg from "pg";
+import { openDataSource, scratchDatabase } from "@svc/persistence";
 import type { DataSource } from "typeorm";
 
 export type Engine = "pglite" | "postgres";
@@ -26,27 +24,14 @@ export async function openTestDb(engine: Engine): Promise<TestDb> {
     const ds = await openDataSource();
     return { ds, url: null, close: () => ds.destroy() };
   }
-  const base = process.env.TEST_DATABASE_URL as string;
-  const name = `svc_test_${randomBytes(6).toString("hex")}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: base });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const u = new URL(base);
-  u.pathname = `/${name}`;
-  const ds = await openDataSource({ url: u.toString() });
+  const db = await scratchDatabase(process.env.TEST_DATABASE_URL as string);
+  const ds = await openDataSource({ url: db.url });
   return {
     ds,
-    url: u.toString(),
+    url: db.url,
     async close() {
       await ds.destroy().catch(() => {});
-      await admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await db.drop();
     },
   };
 }

@@ -18,3 +18,4 @@ export { TypeOrmBotSupportDesk } from "./repositories/typeorm-bot-support-desk.j
 export { BOT_TABLES } from "./entities/bot.js";
 export { Coalescer } from "./coalesce.js";
 export { CoalescedGraphProximity, CoalescedIntel, CoalescedReportEvidence, CoalescedUsage, GraphLearner } from "./coalesced.js";
+export { scratchDatabase, type ScratchDatabase } from "./scratch-database.js";

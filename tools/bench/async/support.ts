@@ -1,32 +1,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
-import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import pg from "pg";
+import { scratchDatabase } from "@svc/persistence";
 
 export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 export const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A throw-away database next to ADMIN_URL. */
-export async function freshDatabase(prefix = "svc_bench"): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `${prefix}_${randomBytes(5).toString("hex")}`;
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: ADMIN_URL });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${name}`;
-  return { url: u.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
+export const freshDatabase = (prefix = "svc_bench"): Promise<{ url: string; drop(): Promise<void> }> => scratchDatabase(ADMIN_URL, prefix);
 
 export interface Child {
   readonly child: ChildProcess;
