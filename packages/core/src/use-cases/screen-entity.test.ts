@@ -102,6 +102,23 @@ describe("screening outcomes a person can check", () => {
     expect(r.source_outcomes.find((o) => o.source === "rdap")?.status).toBe("error");
   });
 
+  it("a store that hangs or throws at once is an outcome within the deadline, and later checks are unaffected", async () => {
+    const official = createScreener({ clock, ids }).deps.intel;
+    const hanging = { ...official, lookup: () => new Promise<never>(() => {}) };
+    const throwing = { ...official, lookup: () => { throw new Error("store closed"); } };
+    for (const [intel, status] of [[hanging, "unavailable"], [throwing, "error"]] as const) {
+      const s = createScreener({ clock: { now: () => new Date() }, ids, intel, deps: { sourceTimeoutMs: 40 } });
+      const started = Date.now();
+      const r = await s.screen("quietmeadowbakery.com");
+      if (!r.ok) throw new Error("parse");
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(r.source_outcomes.find((o) => o.source === "intel")?.status).toBe(status);
+      expect(r.verdict.coverage.unavailable.map((u) => u.source)).toContain("intel");
+    }
+    const again = await createScreener({ clock, ids }).screen("paypa1.com");
+    expect(again.ok && again.source_outcomes.every((o) => o.status === "ok")).toBe(true);
+  });
+
   it("explicit type mismatches and garbage come back as typed errors, never exceptions", async () => {
     const r = await screenEntity({ entity_value: "https://x.com/a", type: "domain" }, screener.deps);
     expect(!r.ok && r.error.code).toBe("entity.type_mismatch");

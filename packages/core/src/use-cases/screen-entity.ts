@@ -68,27 +68,73 @@ const EXPECTED: Readonly<Record<EntityType, readonly Family[]>> = {
   social_account: ["intel", "social", "reports", "graph", "reputation"],
 };
 
-/** Runs one outside (asynchronous) source with a deadline; a failure is an outcome, not an exception. */
-async function consult<T>(name: string, timeoutMs: number, now: () => number, run: (signal: AbortSignal) => Promise<T>): Promise<{ value: T | null; outcome: SourceOutcome }> {
+/**
+ * Deadlines of the sources being consulted, watched by one timer for all of them: a check asks
+ * three or four sources, and a timer plus an AbortController per source cost more than the
+ * in-memory lookups they guard. The sweep runs every DEADLINE_SWEEP_MS while anything waits, so
+ * a deadline fires up to that much late; the timer never keeps a process alive.
+ */
+const DEADLINE_SWEEP_MS = 20;
+interface Deadline { readonly at: number; fire(): void }
+const deadlines = new Set<Deadline>();
+let sweeper: ReturnType<typeof setInterval> | null = null;
+
+function watchDeadline(d: Deadline): void {
+  deadlines.add(d);
+  if (sweeper !== null) return;
+  sweeper = setInterval(() => {
+    const t = Date.now();
+    for (const w of deadlines) {
+      if (w.at <= t) {
+        deadlines.delete(w);
+        w.fire();
+      }
+    }
+    if (deadlines.size === 0 && sweeper !== null) {
+      clearInterval(sweeper);
+      sweeper = null;
+    }
+  }, DEADLINE_SWEEP_MS);
+  (sweeper as { unref?: () => void }).unref?.();
+}
+
+/** Given to sources that take no signal of their own: it never aborts. */
+const NEVER_ABORTED = new AbortController().signal;
+
+/**
+ * Runs one outside (asynchronous) source with a deadline; a failure is an outcome, not an
+ * exception. `cancellable` sources (outside providers) get a signal that aborts at the deadline.
+ */
+async function consult<T>(name: string, timeoutMs: number, now: () => number, run: (signal: AbortSignal) => Promise<T>, cancellable = false): Promise<{ value: T | null; outcome: SourceOutcome }> {
   const started = now();
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  const controller = cancellable ? new AbortController() : null;
+  let timedOut = false;
   try {
-    const value = await Promise.race([
-      run(controller.signal),
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          controller.abort();
+    const value = await new Promise<T>((resolve, reject) => {
+      const deadline: Deadline = {
+        at: Date.now() + timeoutMs,
+        fire: () => {
+          timedOut = true;
+          controller?.abort();
           reject(new Error(`timed out after ${timeoutMs} ms`));
-        }, timeoutMs);
-      }),
-    ]);
+        },
+      };
+      watchDeadline(deadline);
+      const settle = (): void => void deadlines.delete(deadline);
+      let pending: Promise<T>;
+      try {
+        pending = run(controller?.signal ?? NEVER_ABORTED);
+      } catch (e) {
+        settle();
+        reject(e);
+        return;
+      }
+      pending.then((v) => { settle(); resolve(v); }, (e: unknown) => { settle(); reject(e); });
+    });
     return { value, outcome: { source: name, status: "ok", ms: now() - started } };
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
-    return { value: null, outcome: { source: name, status: controller.signal.aborted ? "unavailable" : "error", ms: now() - started, reason } };
-  } finally {
-    if (timer !== undefined) clearTimeout(timer);
+    return { value: null, outcome: { source: name, status: timedOut ? "unavailable" : "error", ms: now() - started, reason } };
   }
 }
 
@@ -118,7 +164,7 @@ export async function screenParsed(entity: Entity, deps: ScreeningDeps, options:
     entity.type === "wallet" && deps.recentAddresses
       ? consult("recent-addresses", timeout, tick, () => deps.recentAddresses!.recent(String(entity.attributes.chain ?? "")))
       : null,
-    ...(deps.providers ?? []).filter((p) => p.types.includes(entity.type)).map((p) => consult(p.name, timeout, tick, (signal) => p.check(entity.type, entity.value, signal))),
+    ...(deps.providers ?? []).filter((p) => p.types.includes(entity.type)).map((p) => consult(p.name, timeout, tick, (signal) => p.check(entity.type, entity.value, signal), true)),
   ]);
 
   const findings: Finding[] = [];
