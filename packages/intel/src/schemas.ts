@@ -102,12 +102,8 @@ export const brandsFileSchema = z
         }
         tokens.set(tok, b.id);
       }
-      const official = new Set(b.official_domains);
-      for (const d of b.user_content_domains) {
-        if (official.has(d)) {
-          ctx.addIssue({ code: "custom", path: ["brands", i, "user_content_domains"], message: `"${d}" is also an official domain` });
-        }
-      }
+      // A domain may be both: the brand's own site at the apex, its users' content under it
+      // (tumblr.com and name.tumblr.com); only the apex is vouched for.
     });
   });
 export type BrandsFile = z.infer<typeof brandsFileSchema>;

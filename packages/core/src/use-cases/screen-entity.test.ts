@@ -102,6 +102,17 @@ describe("screening outcomes a person can check", () => {
     expect(r.source_outcomes.find((o) => o.source === "rdap")?.status).toBe("error");
   });
 
+  it("a brand's own site that also hosts its users' pages vouches for the apex only", async () => {
+    const apex = await screener.screen("tumblr.com");
+    if (!apex.ok) throw new Error("parse");
+    expect(apex.verdict.risk_level).toBe("low");
+    expect(apex.verdict.signals.map((x) => x.code)).toContain("intel.allowlisted");
+    const user = await screener.screen("paypal-login-help.tumblr.com");
+    if (!user.ok) throw new Error("parse");
+    expect(user.verdict.signals.map((x) => x.code)).not.toContain("intel.allowlisted");
+    expect(user.verdict.signals.some((x) => x.category === "impersonation" && x.points > 0)).toBe(true);
+  });
+
   it("a store that hangs or throws at once is an outcome within the deadline, and later checks are unaffected", async () => {
     const official = createScreener({ clock, ids }).deps.intel;
     const hanging = { ...official, lookup: () => new Promise<never>(() => {}) };

@@ -143,7 +143,7 @@ describe("dnstwist permutations", () => {
     expect(one("paypal.xyz", "domain.lookalike_brand").strength).toBe(0.85);
     expect(one("paypal.io", "domain.lookalike_brand").strength).toBe(0.85); // .io is sold as a generic name
     expect(one("paypal.de", "domain.lookalike_brand").strength).toBe(0.5);
-    expect(one("google.com.mx", "domain.lookalike_brand").strength).toBe(0.5);
+    expect(one("paypal.com.mx", "domain.lookalike_brand").strength).toBe(0.5);
   });
 });
 

@@ -48,6 +48,12 @@ describe("isOfficialHost", () => {
   ])("%s → %s", (host, expected) => {
     expect(isOfficialHost(hostView(parse(host))!, official)).toBe(expected);
   });
+  it("an official domain that is also user content vouches for itself, not for names under it", () => {
+    const both = new Set(["tumblr.com"]);
+    expect(isOfficialHost(hostView(parse("tumblr.com"))!, both, both)).toBe(true);
+    expect(isOfficialHost(hostView(parse("paypal-help.tumblr.com"))!, both, both)).toBe(false);
+    expect(isOfficialHost(hostView(parse("www.paypal.com"))!, official, both)).toBe(true);
+  });
 });
 
 describe("describeEdit", () => {

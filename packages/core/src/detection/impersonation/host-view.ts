@@ -69,11 +69,15 @@ export function labelParts(label: string): string[] {
   return out;
 }
 
-/** True when the host or any parent domain is an official domain of any brand. */
-export function isOfficialHost(view: HostView, official: { has(domain: string): boolean }): boolean {
+/**
+ * True when the host or any parent domain is an official domain of any brand. A parent that is
+ * also user content (tumblr.com: the company's own site, and its users' `name.tumblr.com`)
+ * vouches only for itself, not for the names under it.
+ */
+export function isOfficialHost(view: HostView, official: { has(domain: string): boolean }, userContent: { has(domain: string): boolean } = { has: () => false }): boolean {
   let h = view.host;
   for (;;) {
-    if (official.has(h)) return true;
+    if (official.has(h)) return h === view.host || !userContent.has(h);
     const dot = h.indexOf(".");
     if (dot < 0 || h.indexOf(".", dot + 1) < 0) return false;
     h = h.slice(dot + 1);

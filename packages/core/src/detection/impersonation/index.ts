@@ -25,7 +25,7 @@ export { detectHandleImpersonation } from "./handles.js";
 export function detectImpersonation(entity: Entity, index: ImpersonationIndex): Finding[] {
   if (entity.type !== "domain" && entity.type !== "url" && entity.type !== "email") return [];
   const view = hostView(entity);
-  if (!view || isOfficialHost(view, index.officialDomains)) return [];
+  if (!view || isOfficialHost(view, index.officialDomains, index.userContentDomains)) return [];
   const userContent = index.userContentDomains.has(view.registrable);
   const out = new BestFindings();
   out.add(homographFinding(view, index));
