@@ -4,6 +4,7 @@ import { bootstrapAdmin } from "./bootstrap.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { buildRuntime } from "./container.js";
 import { startEmbeddedWorker } from "./embedded-worker.js";
+import { tuneHttpServer } from "./http-server.js";
 
 /** `npm start`: the API on the embedded default (PGlite under SVC_DATA_DIR) or PostgreSQL (DATABASE_URL). */
 async function main(): Promise<void> {
@@ -21,6 +22,7 @@ async function main(): Promise<void> {
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     services.logger.info({ port: info.port, storage: config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}` }, "svc API listening");
   });
+  tuneHttpServer(server);
   const stop = async (signal: string) => {
     services.logger.info({ signal }, "shutting down");
     server.close();

@@ -25,7 +25,7 @@ export function serveCommand(program: Command, ctx: Context): void {
     .addHelpText("after", examples("svc serve", "svc serve --port 9000 --host 127.0.0.1", "DATABASE_URL=postgres://svc@db/svc svc serve"))
     .action(async (o: ServeOptions) => {
       const io = ctx.io;
-      const { openLocal, bootstrapAdmin, createApp, ADMIN_ACCOUNT_ID } = await import("../local.js");
+      const { openLocal, bootstrapAdmin, createApp, tuneHttpServer, ADMIN_ACCOUNT_ID } = await import("../local.js");
       const { serve } = await import("@hono/node-server");
       const local = await openLocal(io, o.dataDir !== undefined ? { dataDir: o.dataDir } : {}, { logLevel: io.env.LOG_LEVEL || "info" });
       const overrides = { ...(o.port !== undefined ? { PORT: o.port } : {}), ...(o.host !== undefined ? { HOST: o.host } : {}) };
@@ -48,6 +48,7 @@ export function serveCommand(program: Command, ctx: Context): void {
         const app = createApp(s);
         const server = await new Promise<ReturnType<typeof serve>>((ok, fail) => {
           const srv = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => ok(srv));
+          tuneHttpServer(srv);
           srv.once("error", (e: NodeJS.ErrnoException) => fail(e.code === "EADDRINUSE" ? new CliError(`Port ${config.PORT} is already in use.`, EXIT.usage, "Choose another with --port (or PORT), or stop what is using it.") : e));
         });
         const addr = server.address();
