@@ -3,7 +3,7 @@
 // generate_series): a graph with a heavy-tailed degree distribution and a million audit rows.
 import { randomBytes } from "node:crypto";
 import { apiKeyHint, formatApiKey, hashApiKey } from "@svc/core";
-import { openDataSource, TypeOrmAccountRepository, TypeOrmApiKeyRepository } from "@svc/persistence";
+import { openDataSource, scratchDatabase, TypeOrmAccountRepository, TypeOrmApiKeyRepository, type ScratchDatabase } from "@svc/persistence";
 import pg from "pg";
 
 export const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -14,26 +14,20 @@ export function dbUrl(name: string): string {
   return u.toString();
 }
 
-export async function adminQuery(sql: string): Promise<void> {
-  const c = new pg.Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    await c.query(sql);
-  } finally {
-    await c.end();
-  }
-}
+const scratch = new Map<string, ScratchDatabase>();
 
-/** A new empty database `svc_bench_<random>_<suffix>`; the caller drops it. */
+/** A new empty database `svc_bench_<suffix>_<random>`; the caller drops it. */
 export async function createDatabase(suffix: string): Promise<string> {
-  const name = `svc_bench_${randomBytes(4).toString("hex")}_${suffix}`;
-  await adminQuery(`CREATE DATABASE ${name}`);
-  return name;
+  const db = await scratchDatabase(ADMIN_URL, `svc_bench_${suffix}`);
+  scratch.set(db.name, db);
+  return db.name;
 }
 
 export async function dropDatabase(name: string): Promise<void> {
-  if (!/^svc_bench_\w+$/.test(name)) throw new Error(`refusing to drop ${name}`);
-  await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  const db = scratch.get(name);
+  if (!db) throw new Error(`refusing to drop ${name}: not created by this run`);
+  await db.drop();
+  scratch.delete(name);
 }
 
 export interface BenchKey {
