@@ -1,6 +1,6 @@
 import { hostAndParents, hostOf } from "../entities/host.js";
 import { ENTITY_TYPES, type Entity, type EntityType } from "../entities/types.js";
-import type { IntelList, IntelMatch, IntelRecord, IntelStore } from "../ports/intel.js";
+import type { IntelList, IntelMatch, IntelRecord, SyncIntelStore } from "../ports/intel.js";
 
 const DAY_MS = 86_400_000;
 const EPOCH_DAY = Date.UTC(2000, 0, 1) / DAY_MS;
@@ -11,7 +11,7 @@ const TYPE_INDEX: ReadonlyMap<EntityType, number> = new Map(ENTITY_TYPES.map((t,
  * typed arrays per slot (list, type, source, label, day added), with sources and labels interned.
  * Lookup is O(labels): the entity, then its host and each parent domain by whole labels.
  */
-export class InMemoryIntelIndex implements IntelStore {
+export class InMemoryIntelIndex implements SyncIntelStore {
   private readonly slots = new Map<string, number>();
   /** More than one record for one value (an allow and a block from different sources). */
   private readonly extra = new Map<number, number[]>();
@@ -21,6 +21,8 @@ export class InMemoryIntelIndex implements IntelStore {
   private readonly names: string[] = [];
   private readonly nameIds = new Map<string, number>();
   private readonly newest = new Map<string, number>();
+  /** `versionSync()`'s answer until the next write: screening asks for it on every check. */
+  private versionText: string | null = null;
 
   static from(records: Iterable<IntelRecord>): InMemoryIntelIndex {
     const index = new InMemoryIntelIndex();
@@ -64,8 +66,15 @@ export class InMemoryIntelIndex implements IntelStore {
   }
 
   async version(): Promise<string> {
-    const parts = [...this.newest.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([s, d]) => `${s}@${dayToIso(d).slice(0, 10)}`);
-    return parts.length > 0 ? parts.join(",") : "empty";
+    return this.versionSync();
+  }
+
+  versionSync(): string {
+    if (this.versionText === null) {
+      const parts = [...this.newest.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([s, d]) => `${s}@${dayToIso(d).slice(0, 10)}`);
+      this.versionText = parts.length > 0 ? parts.join(",") : "empty";
+    }
+    return this.versionText;
   }
 
   private collect(value: string, type: EntityType, matchedOn: "exact" | "parent", out: IntelMatch[]): void {
@@ -106,6 +115,7 @@ export class InMemoryIntelIndex implements IntelStore {
     const typeIdx = TYPE_INDEX.get(r.type) ?? 0;
     const meta = ((r.list === "block" ? 1 : 0) | (typeIdx << 1) | (this.intern(r.source) << 4) | (this.intern(r.label) << 18)) >>> 0;
     const day = r.added_at ? Math.max(1, Math.min(0xffff, Math.floor(Date.parse(r.added_at) / DAY_MS - EPOCH_DAY))) : 0;
+    this.versionText = null;
     if (r.added_at && Number.isFinite(day)) this.newest.set(r.source, Math.max(this.newest.get(r.source) ?? 0, day));
     const existing = this.slots.get(r.value);
     if (existing !== undefined) {

@@ -34,3 +34,15 @@ export interface IntelStore {
   /** Data version for audit records: e.g. the newest import time per source. */
   version(): Promise<string>;
 }
+
+/**
+ * An intel store that answers from memory. Screening with only such a store (no reports, graph
+ * or outside providers) takes a path without promises or deadlines: nothing there can be slow.
+ */
+export interface SyncIntelStore extends IntelStore {
+  lookupSync(entity: Pick<Entity, "type" | "value" | "attributes">): readonly IntelMatch[];
+  versionSync(): string;
+}
+
+export const isSyncIntelStore = (s: IntelStore): s is SyncIntelStore =>
+  typeof (s as Partial<SyncIntelStore>).lookupSync === "function" && typeof (s as Partial<SyncIntelStore>).versionSync === "function";

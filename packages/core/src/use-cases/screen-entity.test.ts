@@ -130,6 +130,28 @@ describe("screening outcomes a person can check", () => {
     expect(again.ok && again.source_outcomes.every((o) => o.status === "ok")).toBe(true);
   });
 
+  it("in-memory intel (no promises, no deadlines) gives the same verdicts as the same intel behind an asynchronous store", async () => {
+    const inMemory = createScreener({ clock, ids: { next: (p: string) => `${p}_same` }, protectedAddresses });
+    const index = inMemory.deps.intel;
+    const asynchronous = createScreener({ clock, ids: { next: (p: string) => `${p}_same` }, protectedAddresses, intel: { lookup: (e) => index.lookup(e), upsert: (r) => index.upsert(r), version: () => index.version() } });
+    for (const v of ["paypa1.com", "metamask.io", "quietmeadowbakery.com", "https://www.paypal.com@evil.example.net/login", "binance.support@gmail.com", "0x28c6a1b2c3d4e5f60718293a4b5c6d7e8f9a1d60", "10.0.0.1", "+1 900 555 0199", "x:@binance_support"]) {
+      const [a, b] = [await inMemory.screen(v), await asynchronous.screen(v)];
+      if (!a.ok || !b.ok) throw new Error(v);
+      expect({ ...a, source_outcomes: a.source_outcomes.map((o) => ({ ...o, ms: 0 })) }).toEqual({ ...b, source_outcomes: b.source_outcomes.map((o) => ({ ...o, ms: 0 })) });
+    }
+  });
+
+  it("an in-memory store that throws is an error outcome, never clean", async () => {
+    const index = createScreener({ clock, ids }).deps.intel as unknown as { lookupSync: unknown; versionSync: () => string };
+    const broken = Object.assign(Object.create(Object.getPrototypeOf(index) as object) as object, index, { lookupSync: () => { throw new Error("index corrupted"); } });
+    const r = await createScreener({ clock, ids, intel: broken as never }).screen("paypa1.com");
+    if (!r.ok) throw new Error("parse");
+    expect(r.source_outcomes).toEqual([{ source: "intel", status: "error", ms: 0, reason: "index corrupted" }]);
+    expect(r.verdict.coverage.unavailable).toEqual([{ source: "intel", reason: "index corrupted" }]);
+    expect(r.data_versions.intel).toBe("unavailable");
+    expect(r.verdict.signals.map((s) => s.code)).toContain("coverage.source_unavailable");
+  });
+
   it("explicit type mismatches and garbage come back as typed errors, never exceptions", async () => {
     const r = await screenEntity({ entity_value: "https://x.com/a", type: "domain" }, screener.deps);
     expect(!r.ok && r.error.code).toBe("entity.type_mismatch");

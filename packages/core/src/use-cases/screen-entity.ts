@@ -13,7 +13,7 @@ import { RULESET, type Ruleset } from "../detection/ruleset.js";
 import { scoreFindings } from "../detection/scoring.js";
 import { DISCLAIMER, type Family, type Finding, type Thresholds, type Verdict } from "../detection/types.js";
 import type { Clock, GraphPath, GraphProximitySource, IdGenerator, RecentAddressSource, ReportEvidence, ReportEvidenceSource, ReputationProvider } from "../ports/evidence.js";
-import type { IntelMatch, IntelStore } from "../ports/intel.js";
+import { isSyncIntelStore, type IntelMatch, type IntelStore } from "../ports/intel.js";
 
 export interface ScreeningDeps {
   readonly reference: ReferenceData;
@@ -149,14 +149,43 @@ export async function screenEntity(request: ScreenRequest, deps: ScreeningDeps, 
   return screenParsed(parsed.entity, deps, options);
 }
 
-export async function screenParsed(entity: Entity, deps: ScreeningDeps, options: { thresholds?: Thresholds; id?: string } = {}): Promise<Screened> {
+/** What the sources said, before the pure detectors run. */
+interface Gathered {
+  readonly intel: { value: readonly IntelMatch[] | null; outcome: SourceOutcome };
+  readonly reports: { value: ReportEvidence | null; outcome: SourceOutcome } | null;
+  readonly graph: { value: readonly GraphPath[] | null; outcome: SourceOutcome } | null;
+  readonly recent: { value: readonly { address: string; label: string }[] | null; outcome: SourceOutcome } | null;
+  readonly provided: readonly { value: Finding[] | null; outcome: SourceOutcome }[];
+  readonly intelVersion: string;
+  /** When the check started: the verdict's `evaluated_at`. */
+  readonly at: Date;
+}
+
+/**
+ * Screens a parsed entity. When the only source is intel held in memory (the embedded library,
+ * the CLI), nothing can be slow or fail late, so the check runs without promises or deadlines;
+ * otherwise the sources are consulted concurrently, each with its deadline.
+ */
+export function screenParsed(entity: Entity, deps: ScreeningDeps, options: { thresholds?: Thresholds; id?: string } = {}): Promise<Screened> {
+  const intel = deps.intel;
+  const inMemoryOnly = isSyncIntelStore(intel) && !deps.reports && !deps.graph && !(entity.type === "wallet" && deps.recentAddresses) && !(deps.providers ?? []).some((p) => p.types.includes(entity.type));
+  if (!inMemoryOnly) return gatherFromSources(entity, deps).then((g) => assemble(entity, deps, options, g));
+  const now = deps.clock.now();
+  const started = now.getTime();
+  let gathered: Gathered;
+  try {
+    const value = intel.lookupSync(entity);
+    gathered = { intel: { value, outcome: { source: "intel", status: "ok", ms: deps.clock.now().getTime() - started } }, reports: null, graph: null, recent: null, provided: [], intelVersion: intel.versionSync(), at: now };
+  } catch (e) {
+    gathered = { intel: { value: null, outcome: { source: "intel", status: "error", ms: deps.clock.now().getTime() - started, reason: e instanceof Error ? e.message : String(e) } }, reports: null, graph: null, recent: null, provided: [], intelVersion: "unavailable", at: now };
+  }
+  return Promise.resolve(assemble(entity, deps, options, gathered));
+}
+
+async function gatherFromSources(entity: Entity, deps: ScreeningDeps): Promise<Gathered> {
   const now = deps.clock.now();
   const tick = (): number => deps.clock.now().getTime();
   const timeout = deps.sourceTimeoutMs ?? DEFAULT_SOURCE_TIMEOUT_MS;
-  const ref = deps.reference;
-  const evaluated: string[] = [];
-  const outcomes: SourceOutcome[] = [];
-
   const [intel, reports, graph, recent, ...provided] = await Promise.all([
     consult<readonly IntelMatch[]>("intel", timeout, tick, () => deps.intel.lookup(entity)),
     deps.reports ? consult<ReportEvidence | null>("reports", timeout, tick, () => deps.reports!.forEntity(entity.id, now)) : null,
@@ -166,62 +195,102 @@ export async function screenParsed(entity: Entity, deps: ScreeningDeps, options:
       : null,
     ...(deps.providers ?? []).filter((p) => p.types.includes(entity.type)).map((p) => consult(p.name, timeout, tick, (signal) => p.check(entity.type, entity.value, signal), true)),
   ]);
-
-  const findings: Finding[] = [];
-  const take = <T>(r: { value: T | null; outcome: SourceOutcome } | null, family: string, use: (v: T) => Finding[]): void => {
-    if (!r) return;
-    outcomes.push(r.outcome);
-    if (r.outcome.status === "ok") {
-      if (!evaluated.includes(family)) evaluated.push(family);
-      findings.push(...use(r.value as T));
-    }
+  const intelVersion = intel.outcome.status === "ok" ? await deps.intel.version().catch(() => "unavailable") : "unavailable";
+  return {
+    intel,
+    reports: reports as Gathered["reports"],
+    graph: graph as Gathered["graph"],
+    recent: recent as Gathered["recent"],
+    provided: provided as unknown as Gathered["provided"],
+    intelVersion,
+    at: now,
   };
-  // Where anyone can publish or get a mailbox, the owner's allowlisting does not vouch for the entity.
-  const userContent = (d: string): boolean => ref.userContentDomains.has(d) || (entity.type === "email" && ref.freeEmail.has(d));
-  take(intel, "intel", (m) => intelFindings(m, userContent));
-  take(reports, "reports", reportFindings);
-  take(graph, "graph", graphFindings);
-  const recentAddresses = recent && recent.outcome.status === "ok" ? (recent.value as { address: string; label: string }[]) : [];
-  if (recent) outcomes.push(recent.outcome);
-  for (const p of provided) take(p, "reputation", (f) => f as Finding[]);
+}
+
+/** The pure part of a check: findings from the sources and the detectors, scored into a verdict. */
+function assemble(entity: Entity, deps: ScreeningDeps, options: { thresholds?: Thresholds; id?: string }, g: Gathered): Screened {
+  const now = g.at;
+  const ref = deps.reference;
+  const evaluated: string[] = [];
+  const outcomes: SourceOutcome[] = [];
+  const findings: Finding[] = [];
+
+  outcomes.push(g.intel.outcome);
+  if (g.intel.value) {
+    evaluated.push("intel");
+    // Where anyone can publish or get a mailbox, the owner's allowlisting does not vouch for the entity.
+    pushAll(findings, intelFindings(g.intel.value, (d) => ref.userContentDomains.has(d) || (entity.type === "email" && ref.freeEmail.has(d))));
+  }
+  if (g.reports) {
+    outcomes.push(g.reports.outcome);
+    if (g.reports.outcome.status === "ok") {
+      evaluated.push("reports");
+      pushAll(findings, reportFindings(g.reports.value));
+    }
+  }
+  if (g.graph) {
+    outcomes.push(g.graph.outcome);
+    if (g.graph.outcome.status === "ok") {
+      evaluated.push("graph");
+      pushAll(findings, graphFindings(g.graph.value ?? []));
+    }
+  }
+  if (g.recent) outcomes.push(g.recent.outcome);
+  const recentAddresses = g.recent?.outcome.status === "ok" ? (g.recent.value ?? []) : [];
+  for (const p of g.provided) {
+    outcomes.push(p.outcome);
+    if (p.outcome.status === "ok") {
+      if (!evaluated.includes("reputation")) evaluated.push("reputation");
+      pushAll(findings, p.value ?? []);
+    }
+  }
 
   // The pure detectors: always available.
   switch (entity.type) {
     case "domain":
     case "url":
     case "email":
-      findings.push(...detectImpersonation(entity, deps.impersonation), ...lexicalFindings(entity, ref));
+      pushAll(findings, detectImpersonation(entity, deps.impersonation));
+      pushAll(findings, lexicalFindings(entity, ref));
       evaluated.push("impersonation", "lexical");
       if (entity.type === "email") {
-        findings.push(...emailFindings(entity, ref));
+        pushAll(findings, emailFindings(entity, ref));
         evaluated.push("email");
       }
       break;
     case "wallet":
-      findings.push(...walletFindings(entity, ref, recentAddresses));
+      pushAll(findings, walletFindings(entity, ref, recentAddresses));
       evaluated.push("wallet");
       break;
     case "ip_address":
-      findings.push(...networkFindings(entity));
+      pushAll(findings, networkFindings(entity));
       evaluated.push("network");
       break;
     case "phone":
-      findings.push(...phoneFindings(entity));
+      pushAll(findings, phoneFindings(entity));
       evaluated.push("phone");
       break;
     case "social_account":
-      findings.push(...detectHandleImpersonation(entity, deps.impersonation), ...lexicalFindings(entity, ref));
+      pushAll(findings, detectHandleImpersonation(entity, deps.impersonation));
+      pushAll(findings, lexicalFindings(entity, ref));
       evaluated.push("social");
       break;
   }
 
-  const unavailable = outcomes.filter((o) => o.status !== "ok").map((o) => ({ source: o.source, reason: o.reason ?? o.status }));
-  for (const u of unavailable) {
-    findings.push({ code: "coverage.source_unavailable", family: "reputation", message: `${u.source} could not be consulted (${u.reason}); this verdict is missing its evidence`, evidence: { source: u.source, reason: u.reason }, source: { name: u.source, version: "n/a" } });
+  const unavailable: { source: string; reason: string }[] = [];
+  for (const o of outcomes) {
+    if (o.status === "ok") continue;
+    const reason = o.reason ?? o.status;
+    unavailable.push({ source: o.source, reason });
+    findings.push({ code: "coverage.source_unavailable", family: "reputation", message: `${o.source} could not be consulted (${reason}); this verdict is missing its evidence`, evidence: { source: o.source, reason }, source: { name: o.source, version: "n/a" } });
   }
   const rs = deps.ruleset ?? RULESET;
-  const risky = findings.some((f) => (rs.rules[f.code]?.points ?? 0) > 0 && (f.strength ?? 1) > 0);
-  const allowlisted = findings.some((f) => f.code === "intel.allowlisted" || f.code === "social.official_handle");
+  let risky = false;
+  let allowlisted = false;
+  for (const f of findings) {
+    if ((rs.rules[f.code]?.points ?? 0) > 0 && (f.strength ?? 1) > 0) risky = true;
+    if (f.code === "intel.allowlisted" || f.code === "social.official_handle") allowlisted = true;
+  }
   if (!risky && !allowlisted) {
     findings.push({
       code: "coverage.nothing_known",
@@ -235,8 +304,6 @@ export async function screenParsed(entity: Entity, deps: ScreeningDeps, options:
   const coverage = { evaluated, unavailable };
   const score = scoreFindings(findings, { now, coverage, expectedFamilies: EXPECTED[entity.type], ruleset: rs, ...(options.thresholds ? { thresholds: options.thresholds } : {}) });
   const thresholds = options.thresholds ?? rs.thresholds;
-  const intelVersion = intel.outcome.status === "ok" ? await deps.intel.version().catch(() => "unavailable") : "unavailable";
-  const data_versions = { ...ref.versions, intel: intelVersion };
   const verdict: Verdict = {
     id: options.id ?? deps.ids.next("chk"),
     entity: { type: entity.type, value: entity.value, input: entity.input, id: entity.id },
@@ -248,5 +315,10 @@ export async function screenParsed(entity: Entity, deps: ScreeningDeps, options:
     expires_at: new Date(now.getTime() + VERDICT_TTL_MS).toISOString(),
     disclaimer: DISCLAIMER,
   };
-  return { ok: true, verdict, entity, findings, source_outcomes: outcomes, data_versions };
+  return { ok: true, verdict, entity, findings, source_outcomes: outcomes, data_versions: { ...ref.versions, intel: g.intelVersion } };
+}
+
+/** `push(...xs)` without spreading arguments. */
+function pushAll<T>(into: T[], xs: readonly T[]): void {
+  for (let i = 0; i < xs.length; i++) into.push(xs[i] as T);
 }
