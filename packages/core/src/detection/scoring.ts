@@ -18,7 +18,6 @@ export const actionFor = (score: number, t: Thresholds): RecommendedAction =>
 
 const confidenceLabel = (c: number): Confidence => (c >= 0.75 ? "high" : c >= 0.45 ? "medium" : "low");
 
-const noisyOr = (ps: readonly number[]): number => 1 - ps.reduce((acc, p) => acc * (1 - p), 1);
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 const DAY_MS = 86_400_000;
 
@@ -29,55 +28,68 @@ export interface ScoreContext {
   readonly expectedFamilies: readonly Family[];
   readonly thresholds?: Thresholds;
   readonly ruleset?: Ruleset;
+  /** `now` as ISO 8601, when the caller has it already. */
+  readonly nowIso?: string;
 }
+
+/** Signal order: most points first, then by code (a collator made once: `localeCompare` builds one per call). */
+const byCode = new Intl.Collator().compare;
+const bySignalOrder = (a: Signal, b: Signal): number => b.points - a.points || byCode(a.code, b.code);
 
 /**
  * Turns findings into the scored verdict fields. Deterministic: the same findings, ruleset and
- * `now` always give the same result.
+ * `now` always give the same result. (Written as plain loops: it runs on every check.)
  */
 export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): Score {
   const rs = ctx.ruleset ?? RULESET;
   const thresholds = ctx.thresholds ?? rs.thresholds;
-  const nowIso = ctx.now.toISOString();
-  const allowlisted = findings.some((f) => f.code === "intel.allowlisted" || f.code === "social.official_handle");
-  const blocklisted = !allowlisted && findings.some((f) => f.code.startsWith("intel.blocklisted"));
+  const nowIso = ctx.nowIso ?? ctx.now.toISOString();
+  let allowlisted = false;
+  let anyBlocklisted = false;
+  for (const f of findings) {
+    if (f.code === "intel.allowlisted" || f.code === "social.official_handle") allowlisted = true;
+    else if (f.code.startsWith("intel.blocklisted")) anyBlocklisted = true;
+  }
+  const blocklisted = !allowlisted && anyBlocklisted;
 
   // Award points: rule weight × strength; nothing when an allowlist overrides.
-  const scored = findings.map((f) => {
+  // Combine: damped noisy-OR within a family (capped), plain noisy-OR across families.
+  const points: number[] = new Array<number>(findings.length);
+  const byFamily = new Map<Family, number[]>();
+  let strongest = 0;
+  for (let i = 0; i < findings.length; i++) {
+    const f = findings[i] as Finding;
     const rule = rs.rules[f.code];
     const raw = rule ? rule.points * clamp01(f.strength ?? 1) : 0;
-    const points = allowlisted && !f.code.startsWith("intel.allow") ? 0 : Math.round(raw);
-    return { f, rule, points };
-  });
-
-  // Combine: damped noisy-OR within a family (capped), plain noisy-OR across families.
-  const byFamily = new Map<Family, number[]>();
-  for (const { f, points } of scored) {
-    if (points <= 0) continue;
-    const list = byFamily.get(f.family) ?? [];
-    list.push(points / 100);
-    byFamily.set(f.family, list);
+    const p = allowlisted && !f.code.startsWith("intel.allow") ? 0 : Math.round(raw);
+    points[i] = p;
+    if (p > strongest) strongest = p;
+    if (p <= 0) continue;
+    const list = byFamily.get(f.family);
+    if (list) list.push(p / 100);
+    else byFamily.set(f.family, [p / 100]);
   }
-  const familyScores = new Map<Family, number>();
+  let clean = 1; // probability that no family is right
+  let agreeing = 0;
   for (const [family, ps] of byFamily) {
-    ps.sort((a, b) => b - a);
-    const combined = noisyOr(ps.map((p, i) => (i === 0 ? p : p * rs.withinFamilyDamping)));
-    familyScores.set(family, Math.min(combined, (rs.familyCaps[family] ?? 100) / 100));
+    if (ps.length > 1) ps.sort((a, b) => b - a);
+    let none = 1;
+    for (let i = 0; i < ps.length; i++) none *= 1 - (i === 0 ? (ps[i] as number) : (ps[i] as number) * rs.withinFamilyDamping);
+    const familyScore = Math.min(1 - none, (rs.familyCaps[family] ?? 100) / 100);
+    clean *= 1 - familyScore;
+    if (familyScore >= 0.2) agreeing++;
   }
-  let score = Math.round(100 * noisyOr([...familyScores.values()]));
+  let score = Math.round(100 * (1 - clean));
   if (allowlisted) score = Math.min(score, rs.allowlistedCeiling);
 
   // Confidence: agreement between independent families, strength and freshness of the sources,
   // and how much of what a full check looks at was actually looked at.
-  const agreeing = [...familyScores.values()].filter((s) => s >= 0.2).length;
-  const strongest = Math.max(0, ...scored.map((s) => s.points));
-  const evaluated = new Set(ctx.coverage.evaluated);
-  const coverageRatio = ctx.expectedFamilies.length === 0 ? 1 : ctx.expectedFamilies.filter((f) => evaluated.has(f)).length / ctx.expectedFamilies.length;
   let confidence: number;
   if (allowlisted) {
     confidence = 0.9;
   } else if (blocklisted) {
-    const newest = Math.max(...findings.filter((f) => f.code.startsWith("intel.blocklisted")).map((f) => (f.observed_at ? Date.parse(f.observed_at) : ctx.now.getTime())));
+    let newest = Number.NEGATIVE_INFINITY;
+    for (const f of findings) if (f.code.startsWith("intel.blocklisted")) newest = Math.max(newest, f.observed_at ? Date.parse(f.observed_at) : ctx.now.getTime());
     const ageDays = (ctx.now.getTime() - newest) / DAY_MS;
     confidence = Math.min(0.98, 0.88 + 0.03 * (agreeing - 1)) * (ageDays > 365 ? 0.85 : 1);
   } else if (score >= thresholds.review) {
@@ -86,23 +98,31 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
     confidence = Math.min(0.7, 0.35 + 0.1 * agreeing);
   } else {
     // Nothing (much) found. Absence of evidence is weak evidence: never more than "low".
-    confidence = 0.15 + 0.25 * coverageRatio;
+    const expected = ctx.expectedFamilies;
+    let covered = 0;
+    for (const family of expected) if (ctx.coverage.evaluated.includes(family)) covered++;
+    confidence = 0.15 + 0.25 * (expected.length === 0 ? 1 : covered / expected.length);
   }
   confidence = Math.max(0.05, confidence - 0.1 * ctx.coverage.unavailable.length);
 
-  const signals: Signal[] = scored
-    .map(({ f, rule, points }) => ({
+  const signals: Signal[] = new Array<Signal>(findings.length);
+  for (let i = 0; i < findings.length; i++) {
+    const f = findings[i] as Finding;
+    const rule = rs.rules[f.code];
+    const p = points[i] as number;
+    signals[i] = {
       code: f.code,
       category: rule?.category ?? "coverage",
-      severity: rule?.severity ?? severityFor(points),
-      points,
+      severity: rule?.severity ?? severityFor(p),
+      points: p,
       message: f.message,
       source: f.source,
       evidence: f.evidence,
       observed_at: f.observed_at ?? nowIso,
       expires_at: f.expires_at ?? null,
-    }))
-    .sort((a, b) => b.points - a.points || a.code.localeCompare(b.code));
+    };
+  }
+  if (signals.length > 1) signals.sort(bySignalOrder);
 
   return {
     risk_score: score,

@@ -302,7 +302,8 @@ function assemble(entity: Entity, deps: ScreeningDeps, options: { thresholds?: T
   }
 
   const coverage = { evaluated, unavailable };
-  const score = scoreFindings(findings, { now, coverage, expectedFamilies: EXPECTED[entity.type], ruleset: rs, ...(options.thresholds ? { thresholds: options.thresholds } : {}) });
+  const nowIso = now.toISOString();
+  const score = scoreFindings(findings, { now, nowIso, coverage, expectedFamilies: EXPECTED[entity.type], ruleset: rs, ...(options.thresholds ? { thresholds: options.thresholds } : {}) });
   const thresholds = options.thresholds ?? rs.thresholds;
   const verdict: Verdict = {
     id: options.id ?? deps.ids.next("chk"),
@@ -311,7 +312,7 @@ function assemble(entity: Entity, deps: ScreeningDeps, options: { thresholds?: T
     attributes: entity.attributes,
     coverage,
     policy: { ruleset: rs.version, thresholds },
-    evaluated_at: now.toISOString(),
+    evaluated_at: nowIso,
     expires_at: new Date(now.getTime() + VERDICT_TTL_MS).toISOString(),
     disclaimer: DISCLAIMER,
   };
