@@ -1,4 +1,5 @@
 import type { Entity } from "../../entities/types.js";
+import type { Brand } from "@svc/intel";
 import { source, type ReferenceData } from "../reference.js";
 import type { Finding } from "../types.js";
 
@@ -15,10 +16,8 @@ export function emailFindings(entity: Entity, ref: ReferenceData): Finding[] {
   }
   const free = ref.freeEmail.has(domain) || ref.freeEmail.has(registered);
   const local = String(entity.attributes.local_part ?? "");
-  const parts = local.split(/[._+-]+/).filter((p) => p.length > 0);
   // A brand's own domain may be on the free-mail list (facebook.com); that is not impersonation.
-  const brand = parts.map((p) => ref.brandTokens.get(p)).find((b) => b !== undefined) ??
-    [...ref.brandTokens].find(([t]) => t.length >= 5 && local.replace(/[._+-]/g, "").startsWith(t))?.[1];
+  const brand = free ? brandInLocalPart(local, ref) : undefined;
   const ownDomain = brand?.officialDomains.includes(registered) ?? false;
   if (free) {
     out.push({ code: "email.free_mail", family: "email", message: `${registered} is a free mail provider`, evidence: { provider: registered }, source: source(ref, "free-email") });
@@ -33,4 +32,22 @@ export function emailFindings(entity: Entity, ref: ReferenceData): Finding[] {
     }
   }
   return out;
+}
+
+/**
+ * The brand named in a mailbox's local part: one of its separated parts (`binance.support`), or
+ * failing that the longest brand token of 5+ letters that starts it (`binancesupport`). Looks up
+ * the local part's prefixes, never scans the brand list.
+ */
+function brandInLocalPart(local: string, ref: ReferenceData): Brand | undefined {
+  for (const p of local.split(/[._+-]+/)) {
+    const b = p.length > 0 ? ref.brandTokens.get(p) : undefined;
+    if (b) return b;
+  }
+  const joined = local.replace(/[._+-]/g, "");
+  for (let end = joined.length; end >= 5; end--) {
+    const b = ref.brandTokens.get(joined.slice(0, end));
+    if (b) return b;
+  }
+  return undefined;
 }

@@ -16,6 +16,9 @@ describe("e-mail", () => {
     ["alice@gmail.com", ["email.free_mail"]],
     ["binance.support@gmail.com", ["email.free_mail", "email.brand_on_free_mail"]],
     ["paypalservice@outlook.com", ["email.free_mail", "email.brand_on_free_mail"]],
+    ["pay.pal-help@gmail.com", ["email.free_mail", "email.brand_on_free_mail"]],
+    ["metamask_team2@yahoo.com", ["email.free_mail", "email.brand_on_free_mail"]],
+    ["papaya.lover@gmail.com", ["email.free_mail"]],
     ["alice@company-example.com", []],
     ["support@paypal.com", []],
   ])("%s → %j", (input, expected) => expect(codes(input)).toEqual(expected));
