@@ -308,7 +308,12 @@ function assemble(entity: Entity, deps: ScreeningDeps, options: { thresholds?: T
   const verdict: Verdict = {
     id: options.id ?? deps.ids.next("chk"),
     entity: { type: entity.type, value: entity.value, input: entity.input, id: entity.id },
-    ...score,
+    risk_score: score.risk_score,
+    risk_level: score.risk_level,
+    recommended_action: score.recommended_action,
+    confidence: score.confidence,
+    confidence_score: score.confidence_score,
+    signals: score.signals,
     attributes: entity.attributes,
     coverage,
     policy: { ruleset: rs.version, thresholds },
@@ -316,7 +321,15 @@ function assemble(entity: Entity, deps: ScreeningDeps, options: { thresholds?: T
     expires_at: new Date(now.getTime() + VERDICT_TTL_MS).toISOString(),
     disclaimer: DISCLAIMER,
   };
-  return { ok: true, verdict, entity, findings, source_outcomes: outcomes, data_versions: { ...ref.versions, intel: g.intelVersion } };
+  return { ok: true, verdict, entity, findings, source_outcomes: outcomes, data_versions: dataVersions(ref.versions, g.intelVersion) };
+}
+
+/** The last `data_versions` built, shared (frozen) while the reference data and intel version stay the same. */
+let lastVersions: { readonly ref: Readonly<Record<string, string>>; readonly intel: string; readonly merged: Readonly<Record<string, string>> } | null = null;
+
+function dataVersions(ref: Readonly<Record<string, string>>, intel: string): Readonly<Record<string, string>> {
+  if (lastVersions?.ref !== ref || lastVersions.intel !== intel) lastVersions = { ref, intel, merged: Object.freeze({ ...ref, intel }) };
+  return lastVersions.merged;
 }
 
 /** `push(...xs)` without spreading arguments. */
