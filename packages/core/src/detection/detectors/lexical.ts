@@ -5,19 +5,35 @@ import type { Finding } from "../types.js";
 
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
 
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+const isVowel = (c: number): boolean => c === 0x61 || c === 0x65 || c === 0x69 || c === 0x6f || c === 0x75 || c === 0x79;
+
 /**
  * Machine-generated names (DGA, throw-away registrations) have few vowels or long consonant
  * runs; English compounds (`quietmeadowbakery`) have neither, however high their entropy.
+ * (Counts anything that is not a vowel as a consonant, as `[^aeiouy]` would.)
  */
 function looksGenerated(s: string): boolean {
-  const vowels = s.replace(/[^aeiouy]/g, "").length / s.length;
-  return vowels < 0.25 || /[^aeiouy]{6}/.test(s);
+  let vowels = 0;
+  let run = 0;
+  for (let i = 0; i < s.length; i++) {
+    if (isVowel(s.charCodeAt(i))) {
+      vowels++;
+      run = 0;
+    } else if (++run >= 6) {
+      return true;
+    }
+  }
+  return vowels / s.length < 0.25;
 }
 
-/** Shannon entropy in bits per character. */
+/** Shannon entropy in bits per character (of UTF-16 code units: host labels here are ASCII). */
 function entropy(s: string): number {
-  const counts = new Map<string, number>();
-  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  const counts = new Map<number, number>();
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    counts.set(c, (counts.get(c) ?? 0) + 1);
+  }
   let h = 0;
   for (const c of counts.values()) {
     const p = c / s.length;
@@ -33,6 +49,7 @@ function entropy(s: string): number {
  */
 function keywordsIn(parts: readonly string[], ref: ReferenceData): { word: string; weight: number }[] {
   const hits = new Map<string, number>();
+  const starts = keywordStarts(ref.keywords);
   for (const part of parts) {
     if (part.length < 3) continue;
     const exact = ref.keywords.get(part);
@@ -40,6 +57,7 @@ function keywordsIn(parts: readonly string[], ref: ReferenceData): { word: strin
       hits.set(part, exact.weight);
       continue;
     }
+    if (part.length < 6 || !starts.has(part.slice(0, 3))) continue;
     for (let cut = 3; cut <= part.length - 3; cut++) {
       const head = ref.keywords.get(part.slice(0, cut));
       const tail = head ? ref.keywords.get(part.slice(cut)) : undefined;
@@ -50,6 +68,18 @@ function keywordsIn(parts: readonly string[], ref: ReferenceData): { word: strin
     }
   }
   return [...hits].map(([word, weight]) => ({ word, weight })).sort((a, b) => b.weight - a.weight);
+}
+
+const startsCache = new WeakMap<ReferenceData["keywords"], ReadonlySet<string>>();
+
+/** The first three letters of every keyword: a part that starts with none of them holds no two run together. */
+function keywordStarts(keywords: ReferenceData["keywords"]): ReadonlySet<string> {
+  let starts = startsCache.get(keywords);
+  if (!starts) {
+    starts = new Set([...keywords.keys()].map((k) => k.slice(0, 3)));
+    startsCache.set(keywords, starts);
+  }
+  return starts;
 }
 
 /** An official brand domain written in URL userinfo (`https://www.paypal.com@evil.net/`). */
@@ -147,7 +177,8 @@ export function lexicalFindings(entity: Entity, ref: ReferenceData): Finding[] {
   if (hyphens >= 2) {
     out.push({ code: "domain.many_hyphens", family: "lexical", message: `${hyphens} hyphens in the name`, evidence: { hyphens }, source: lists, strength: Math.min(1, (hyphens - 1) / 3) });
   }
-  const digits = label.replace(/\D/g, "").length;
+  let digits = 0;
+  for (let i = 0; i < label.length; i++) if (isDigit(label.charCodeAt(i))) digits++;
   if (digits >= 4 && digits < label.length) {
     out.push({ code: "domain.many_digits", family: "lexical", message: `${digits} digits in the name`, evidence: { digits }, source: lists });
   }
