@@ -79,7 +79,8 @@ export function parseDetected(s: string): { type: EntityType; result: TypedParse
 
 function build(type: EntityType, input: string, r: TypedParse, extra: { hidden: readonly string[]; bidi: boolean; defanged: boolean }): ParseResult {
   if (!r.ok) return r;
-  const attributes = { ...r.attributes };
+  // Every parser makes a fresh attributes object; it is copied only when something is added.
+  const attributes = extra.hidden.length > 0 || extra.defanged ? { ...r.attributes } : r.attributes;
   if (extra.hidden.length > 0) {
     attributes.hidden_characters = [...extra.hidden];
     if (extra.bidi) attributes.bidi_controls = true;
