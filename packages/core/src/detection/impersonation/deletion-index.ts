@@ -6,17 +6,37 @@ export interface NearMatch {
 }
 
 /**
- * Deletions are stored under a 30-bit hash (a small integer, so V8 keeps map keys unboxed)
- * and hashed straight from the query's characters, skipping the deleted ones: no string is
- * built per lookup. A hash collision only adds a candidate, which the edit distance rejects.
+ * Deletions are stored under a 30-bit hash (a small integer, so V8 keeps map keys unboxed),
+ * computed without building any string. The hash is polynomial (mod 2^32) so that, once the
+ * query's prefix hashes are known, the hash of the query with one or two characters deleted
+ * costs a few multiplications instead of a pass over the characters; a final mix spreads it
+ * over the low bits the filter uses. A collision only adds a candidate, which the edit
+ * distance rejects.
  */
-function hashSkipping(s: string, length: number, skipA: number, skipB: number): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < length; i++) {
-    if (i === skipA || i === skipB) continue;
-    h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
-  }
+const BASE = 0x01000193;
+/** BASE^k mod 2^32 for k up to the prefix length. */
+const POW: Int32Array = (() => {
+  const p = new Int32Array(16);
+  p[0] = 1;
+  for (let k = 1; k < p.length; k++) p[k] = Math.imul(p[k - 1] as number, BASE);
+  return p;
+})();
+
+/** murmur3's finaliser, cut to 30 bits. */
+function mix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
   return h & 0x3fffffff;
+}
+
+/** Polynomial hash of a whole string (before mixing). */
+function polynomial(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(h, BASE) + s.charCodeAt(i)) | 0;
+  return h;
 }
 
 /** Every string made by deleting up to `depth` characters of `s` (with `s` itself). */
@@ -56,6 +76,8 @@ export class DeletionIndex {
   private readonly limits: number[] = [];
   private readonly ids: number[] = [];
   private seen = new Uint32Array(0);
+  /** Scratch prefix hashes of the current query. */
+  private readonly pre = new Int32Array(PREFIX + 1);
   private stamp = 0;
   private best = -1;
   private bestDistance = 3;
@@ -76,7 +98,7 @@ export class DeletionIndex {
     const dels = new Set<string>();
     deletions(word.slice(0, PREFIX), maxDistance, dels);
     for (const d of dels) {
-      const key = hashSkipping(d, d.length, -1, -1);
+      const key = mix(polynomial(d));
       const bit = key & (FILTER_BITS - 1);
       this.filter[bit >>> 5] = (this.filter[bit >>> 5] as number) | (1 << (bit & 31));
       const cur = this.byDeletion.get(key);
@@ -108,10 +130,24 @@ export class DeletionIndex {
     this.bestDistance = 3;
     const p = Math.min(n, PREFIX);
     const twoEdits = n >= this.twoEditsFrom;
-    this.consider(query, hashSkipping(query, p, -1, -1));
+    // pre[k]: hash of the first k characters. Without position i: pre[i]·B^(p−i−1) + the rest.
+    const pre = this.pre;
+    pre[0] = 0;
+    for (let k = 0; k < p; k++) pre[k + 1] = (Math.imul(pre[k] as number, BASE) + query.charCodeAt(k)) | 0;
+    const whole = pre[p] as number;
+    this.consider(query, mix(whole));
     for (let i = 0; i < p; i++) {
-      this.consider(query, hashSkipping(query, p, i, -1));
-      if (twoEdits) for (let j = i + 1; j < p; j++) this.consider(query, hashSkipping(query, p, i, j));
+      // Characters after i, as a hash of their own: whole − pre[i+1]·B^(p−i−1).
+      const afterI = (whole - Math.imul(pre[i + 1] as number, POW[p - i - 1] as number)) | 0;
+      this.consider(query, mix((Math.imul(pre[i] as number, POW[p - i - 1] as number) + afterI) | 0));
+      if (!twoEdits) continue;
+      for (let j = i + 1; j < p; j++) {
+        // Between i and j (exclusive), then after j.
+        const between = ((pre[j] as number) - Math.imul(pre[i + 1] as number, POW[j - i - 1] as number)) | 0;
+        const afterJ = (whole - Math.imul(pre[j + 1] as number, POW[p - j - 1] as number)) | 0;
+        const head = (Math.imul(pre[i] as number, POW[j - i - 1] as number) + between) | 0;
+        this.consider(query, mix((Math.imul(head, POW[p - j - 1] as number) + afterJ) | 0));
+      }
     }
     const best = this.best;
     return best < 0 ? null : { id: this.ids[best] as number, distance: this.bestDistance };
