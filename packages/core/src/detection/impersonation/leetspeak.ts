@@ -1,14 +1,22 @@
 import type { ImpersonationIndex, TokenEntry } from "./build-index.js";
+import { headKey } from "./affix-key.js";
 import type { Candidate } from "./candidate.js";
 
 const LEET: Readonly<Record<string, string>> = { "0": "o", "1": "l", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b" };
 /** Leetspeak on names of six letters or more only: "6mail" and "7mail" are real mail providers, not gmail. */
 const MIN_LEET_TOKEN = 6;
 
+/** Character i of `s` as read in leetspeak, with "1" read as `one`. */
+const readAt = (s: string, i: number, one: string): string => {
+  const ch = s[i] as string;
+  return ch === "1" ? one : (LEET[ch] ?? ch);
+};
+
 /**
  * "p4yp4l", "c01nb4se": digits standing for letters, several at once (one alone is an edit
  * the distance check already sees). "1" is tried as "l" and as "i".
  */
+
 export function leetspeak(bare: string, label: string, index: ImpersonationIndex): Candidate | null {
   // Only a digit that stands for a letter can change the reading; "1" alone has two readings.
   let hasOne = false;
@@ -18,13 +26,12 @@ export function leetspeak(bare: string, label: string, index: ImpersonationIndex
     if (ch === "1") hasOne = true;
     else if (LEET[ch] !== undefined) hasOther = true;
   }
-  if (!hasOne && !hasOther) return null;
+  if ((!hasOne && !hasOther) || bare.length < MIN_LEET_TOKEN) return null;
   for (const one of hasOne ? ["l", "i"] : ["l"]) {
+    // Every token it could read as (six letters or more, not short) is filed under its first four.
+    if (!index.tokensByHead.has(headKey(readAt(bare, 0, one) + readAt(bare, 1, one) + readAt(bare, 2, one) + readAt(bare, 3, one)))) continue;
     let read = "";
-    for (let i = 0; i < bare.length; i++) {
-      const ch = bare[i] as string;
-      read += ch === "1" ? one : (LEET[ch] ?? ch);
-    }
+    for (let i = 0; i < bare.length; i++) read += readAt(bare, i, one);
     const id = index.tokenIds.get(read);
     const entry = id === undefined ? undefined : (index.tokens[id] as TokenEntry);
     if (entry && !entry.short && entry.token.length >= MIN_LEET_TOKEN) {
