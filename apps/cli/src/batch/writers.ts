@@ -25,7 +25,8 @@ export async function openOutput(out: string | undefined, format: OutputFormat, 
   let stream: NodeJS.WritableStream = io.stdout;
   let close = async (): Promise<void> => {};
   if (out !== undefined && out !== "-") {
-    const file = createWriteStream(resolve(io.cwd, out));
+    // A 1 MB buffer: the screening thread keeps working while the previous blocks reach the disk.
+    const file = createWriteStream(resolve(io.cwd, out), { highWaterMark: 1 << 20 });
     await new Promise<void>((ok, fail) => {
       file.once("open", () => ok());
       file.once("error", (e: NodeJS.ErrnoException) =>
