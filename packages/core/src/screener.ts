@@ -1,4 +1,4 @@
-import { brands, confusables, dataVersions, disposableEmailDomains, freeEmailDomains, riskyKeywords, shortenerDomains, suspiciousTlds, type Brand } from "@svc/intel";
+import { brands, confusables, cryptoAssets, dataVersions, disposableEmailDomains, freeEmailDomains, riskyKeywords, shortenerDomains, suspiciousTlds, type Brand } from "@svc/intel";
 import { buildImpersonationIndex, type ImpersonationIndex } from "./detection/impersonation/index.js";
 import { InMemoryIntelIndex } from "./detection/intel-index.js";
 import type { ReferenceData } from "./detection/reference.js";
@@ -58,12 +58,14 @@ export function defaultReference(): ReferenceData {
       "suspicious-tlds": dataVersions["svc/suspicious-tlds"] ?? "unknown",
       keywords: dataVersions["svc/keywords"] ?? "unknown",
       shorteners: dataVersions["svc/shorteners"] ?? "unknown",
+      "crypto-assets": dataVersions["svc/crypto-assets"] ?? "unknown",
       "disposable-email": `disposable-email-domains-js@${dataVersions["disposable-email-domains-js"] ?? "?"}`,
       "free-email": `email-providers@${dataVersions["email-providers"] ?? "?"}`,
     },
     suspiciousTlds: new Map(suspiciousTlds.map((t) => [t.tld, { weight: t.weight, rationale: t.rationale }])),
     keywords: new Map(riskyKeywords.map((k) => [k.keyword, { weight: k.weight, category: k.category }])),
     shorteners: shortenerDomains,
+    cryptoAssets: new Map(cryptoAssets.map((a) => [a.term, a.asset])),
     disposableEmail: disposableEmailDomains,
     freeEmail: freeEmailDomains,
     brandTokens,

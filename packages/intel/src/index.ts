@@ -6,6 +6,7 @@
  * licences of every source are recorded in ../data/SOURCES.md.
  */
 import brandsJson from "../data/brands.json" with { type: "json" };
+import cryptoAssetsJson from "../data/crypto-assets.json" with { type: "json" };
 import keywordsJson from "../data/keywords.json" with { type: "json" };
 import shortenersJson from "../data/shorteners.json" with { type: "json" };
 import tldsJson from "../data/suspicious-tlds.json" with { type: "json" };
@@ -19,6 +20,7 @@ import unhomoglyphPkg from "unhomoglyph/package.json" with { type: "json" };
 import { canonicalDomainSet, confusablesMap, type DomainListResult } from "./external.js";
 import {
   brandsFileSchema,
+  cryptoAssetsFileSchema,
   keywordsFileSchema,
   shortenersFileSchema,
   suspiciousTldsFileSchema,
@@ -35,6 +37,7 @@ export {
   MIN_FUZZY_TOKEN_LENGTH,
   DOMAIN_RE,
   brandsFileSchema,
+  cryptoAssetsFileSchema,
   keywordsFileSchema,
   shortenersFileSchema,
   suspiciousTldsFileSchema,
@@ -83,6 +86,14 @@ export interface RiskyKeyword {
   readonly rationale: string;
 }
 
+export interface CryptoAsset {
+  /** Lower-case name or ticker as it appears in host names ("eth", "bitcoin"). */
+  readonly term: string;
+  /** The asset it names, for explanations ("Ether"). */
+  readonly asset: string;
+  readonly rationale: string;
+}
+
 export interface Shortener {
   readonly domain: string;
   /** True when anyone can make it redirect anywhere; false for brand-only shorteners (amzn.to). */
@@ -94,6 +105,7 @@ const brandsFile = validate(brandsFileSchema, brandsJson, "data/brands.json");
 const tldsFile = validate(suspiciousTldsFileSchema, tldsJson, "data/suspicious-tlds.json");
 const keywordsFile = validate(keywordsFileSchema, keywordsJson, "data/keywords.json");
 const shortenersFile = validate(shortenersFileSchema, shortenersJson, "data/shorteners.json");
+const cryptoAssetsFile = validate(cryptoAssetsFileSchema, cryptoAssetsJson, "data/crypto-assets.json");
 
 const freeze = <T>(xs: T[]): readonly T[] => Object.freeze(xs);
 
@@ -128,6 +140,8 @@ export const suspiciousTldByName: ReadonlyMap<string, SuspiciousTld> = new Map(s
 export const riskyKeywords: readonly RiskyKeyword[] = freeze(keywordsFile.entries.map((e) => Object.freeze({ ...e })));
 export const riskyKeywordByWord: ReadonlyMap<string, RiskyKeyword> = new Map(riskyKeywords.map((e) => [e.keyword, e]));
 
+export const cryptoAssets: readonly CryptoAsset[] = freeze(cryptoAssetsFile.entries.map((e) => Object.freeze({ ...e })));
+
 export const shorteners: readonly Shortener[] = freeze(shortenersFile.entries.map((e) => Object.freeze({ ...e })));
 export const shortenerDomains: ReadonlySet<string> = new Set(shorteners.map((s) => s.domain));
 
@@ -160,6 +174,7 @@ export const dataVersions: Readonly<Record<string, string>> = Object.freeze({
   "svc/suspicious-tlds": tldsFile.version,
   "svc/keywords": keywordsFile.version,
   "svc/shorteners": shortenersFile.version,
+  "svc/crypto-assets": cryptoAssetsFile.version,
   "disposable-email-domains-js": disposablePkg.version,
   "email-providers": freeMailPkg.version,
   unhomoglyph: unhomoglyphPkg.version,

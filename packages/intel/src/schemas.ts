@@ -131,6 +131,15 @@ export const keywordsFileSchema = z.strictObject({
     .refine((es) => new Set(es.map((e) => e.keyword)).size === es.length, "duplicate keyword"),
 });
 
+/** Crypto asset names and tickers: with a giveaway word beside them they name a giveaway scam. */
+export const cryptoAssetsFileSchema = z.strictObject({
+  ...header,
+  entries: z
+    .array(z.strictObject({ term: z.string().regex(/^[a-z]{3,}$/, "terms are three or more lower-case letters"), asset: z.string().min(2), rationale }))
+    .min(1)
+    .refine((es) => new Set(es.map((e) => e.term)).size === es.length, "duplicate crypto asset term"),
+});
+
 export const shortenersFileSchema = z.strictObject({
   ...header,
   entries: z

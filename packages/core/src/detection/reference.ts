@@ -10,6 +10,8 @@ export interface ReferenceData {
   readonly suspiciousTlds: ReadonlyMap<string, { readonly weight: number; readonly rationale: string }>;
   readonly keywords: ReadonlyMap<string, { readonly weight: number; readonly category: string }>;
   readonly shorteners: ReadonlySet<string>;
+  /** Crypto asset names and tickers ("eth", "bitcoin") → the asset they name. */
+  readonly cryptoAssets: ReadonlyMap<string, string>;
   readonly disposableEmail: ReadonlySet<string>;
   readonly freeEmail: ReadonlySet<string>;
   /** Brand tokens (distinctive only) → brand, for brand names in e-mail local parts. */

@@ -30,7 +30,7 @@ export interface Ruleset {
 }
 
 export const RULESET: Ruleset = {
-  version: "2026.11.1",
+  version: "2026.11.2",
   thresholds: { review: 65, block: 85 },
   withinFamilyDamping: 0.5,
   allowlistedCeiling: 10,
@@ -47,6 +47,7 @@ export const RULESET: Ruleset = {
     "domain.combosquatting": { points: 70, category: "impersonation" },
     "domain.brand_in_subdomain": { points: 55, category: "impersonation" },
     "domain.brand_in_name": { points: 45, category: "impersonation" },
+    "domain.crypto_giveaway": { points: 65, category: "impersonation" },
     // lexical features of hosts and URLs
     "domain.suspicious_tld": { points: 28, category: "lexical" },
     "domain.risky_keyword": { points: 22, category: "lexical" },

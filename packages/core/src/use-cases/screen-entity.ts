@@ -1,6 +1,7 @@
 import { parseEntity } from "../entities/parse-entity.js";
 import type { Entity, EntityError, EntityType } from "../entities/types.js";
 import { graphFindings, reportFindings } from "../detection/detectors/community.js";
+import { cryptoGiveawayFindings } from "../detection/detectors/crypto-giveaway.js";
 import { emailFindings } from "../detection/detectors/email.js";
 import { intelFindings } from "../detection/detectors/intel.js";
 import { lexicalFindings } from "../detection/detectors/lexical.js";
@@ -252,6 +253,7 @@ function assemble(entity: Entity, deps: ScreeningDeps, options: { thresholds?: T
     case "email":
       pushAll(findings, detectImpersonation(entity, deps.impersonation));
       pushAll(findings, lexicalFindings(entity, ref));
+      pushAll(findings, cryptoGiveawayFindings(entity, ref));
       evaluated.push("impersonation", "lexical");
       if (entity.type === "email") {
         pushAll(findings, emailFindings(entity, ref));

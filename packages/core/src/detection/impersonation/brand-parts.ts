@@ -112,8 +112,9 @@ function combosquatting(view: HostView, index: ImpersonationIndex, brands: reado
     for (const k of keywords) {
       // An ordinary word ("target", "delta") needs its lure word in the same label, or must be the registrable name.
       if (b.entry.short && k.labelIndex !== b.labelIndex && b.labelIndex !== view.registrableIndex) continue;
-      const strength = Math.min(1, 0.7 + 0.5 * k.entry.weight) * (b.entry.short ? SHORT_TOKEN_FACTOR : 1);
-      if (!best || strength > best.strength) best = { b, k, strength };
+      // A brand beside any lure word is near-certain combosquatting; the word's weight tips it.
+      const strength = Math.min(1, 0.8 + 0.5 * k.entry.weight) * (b.entry.short ? SHORT_TOKEN_FACTOR : 1);
+      if (!best || strength > best.strength || (strength === best.strength && k.entry.weight > best.k.entry.weight)) best = { b, k, strength };
     }
   }
   if (!best) return null;

@@ -159,9 +159,16 @@ describe("edit distance", () => {
     expect(f.evidence).toMatchObject({ brand, distance });
   });
 
-  it("scales strength with closeness: one edit on a long token ≈ 1, two edits ≈ 0.75", () => {
+  it("scales strength with closeness: one edit on a long token ≈ 1, two edits on eleven letters or more just reach high", () => {
     expect(one("faceboook.com", "domain.lookalike_brand").strength).toBe(1);
-    expect(one("amerikanexpres.com", "domain.lookalike_brand").strength).toBe(0.75);
+    expect(one("amerikanexpres.com", "domain.lookalike_brand").strength).toBe(0.87);
+  });
+
+  it("a typo that changes the first letter is weaker than one that keeps it, unless the letter is a look-alike", () => {
+    // Another first letter usually makes another word (a real business), not a typo.
+    expect(one("metamsak.io", "domain.lookalike_brand").strength).toBe(1);
+    expect(one("cetamask.io", "domain.lookalike_brand").strength).toBeCloseTo(0.8);
+    expect(one("rnetamask.io", "domain.lookalike_brand").strength).toBe(1);
   });
 
   it.each([
@@ -236,7 +243,7 @@ describe("combosquatting and brand names", () => {
     ["paypal-secure.xyz", "paypal", "secure"],
     ["binance-support-login.com", "binance", "login"],
     ["coinbase.verify-account.net", "coinbase", "verify"],
-    ["metamask-io.claim-airdrop.xyz", "metamask", "claim"],
+    ["metamask-io.claim-airdrop.xyz", "metamask", "airdrop"],
     ["apple-id-verify.com", "apple", "verify"],
     ["ups-redelivery.com", "ups", "redelivery"],
     ["dhl-parcel-tracking.info", "dhl", "parcel"],

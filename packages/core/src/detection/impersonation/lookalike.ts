@@ -6,7 +6,7 @@ import { finding } from "./findings.js";
 import { labelParts, type HostView } from "./host-view.js";
 import { fuzzyTokenMatch } from "./label-match.js";
 import { leetspeak } from "./leetspeak.js";
-import { PART_FACTOR } from "./policy.js";
+import { FIRST_LETTER_FACTOR, PART_FACTOR } from "./policy.js";
 import { subdomainSplit } from "./subdomain-split.js";
 import { tldSwap } from "./tld-swap.js";
 
@@ -43,6 +43,9 @@ export function lookalikeFinding(view: HostView, index: ImpersonationIndex): Fin
   best = better(best, subdomainSplit(view, index));
   if (!best) return null;
   const { entry } = best;
+  // Typosquats keep a name's first letter, where readers look; another first letter usually
+  // makes another word ("nfinity", "cobinhood"). Unless it is a look-alike character ("rn" for "m").
+  const strength = best.technique !== "homoglyph" && best.technique !== "tld-swap" && best.seen.charCodeAt(0) !== entry.token.charCodeAt(0) ? best.strength * FIRST_LETTER_FACTOR : best.strength;
   const message = best.technique === "tld-swap"
     ? `Uses the name ${entry.brand.name} on .${view.suffix}; the real site is ${entry.target}`
     : `Looks like ${entry.target} (${best.detail})`;
@@ -52,6 +55,6 @@ export function lookalikeFinding(view: HostView, index: ImpersonationIndex): Fin
     message,
     { target: entry.target, brand: entry.brand.id, technique: best.technique, distance: best.distance, token: entry.token, seen: best.seen },
     index.source,
-    best.strength,
+    strength,
   );
 }

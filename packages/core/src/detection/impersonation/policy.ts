@@ -43,7 +43,9 @@ export function allowedEdits(tokenLength: number): 0 | 1 | 2 {
 export function closeness(distance: number, tokenLength: number): number {
   if (distance <= 0) return 1;
   if (distance === 1) return tokenLength >= 8 ? 1 : tokenLength >= 6 ? 0.95 : tokenLength === 5 ? 0.85 : 0.8;
-  return 0.75;
+  // Two edits are allowed from eleven letters on, where at most a fifth of the name changes and
+  // it stays recognisable ("myetherwalet" → "myetherwallet"): just `high` alone.
+  return distance === 2 && tokenLength >= 11 ? 0.87 : 0.75;
 }
 
 /** Strength of a brand name inside an unofficial name, without any lure word. */
@@ -54,6 +56,8 @@ export const BRAND_IN_SUBDOMAIN_STRENGTH = 0.55;
 export const GENERIC_COUNTRY_CODES: ReadonlySet<string> = new Set(["io", "co", "me", "ai", "tv", "cc", "ws", "gg", "to", "sh", "ly", "la", "fm", "so", "pw", "vc"]);
 /** Same name, other TLD: strong on a generic TLD, weaker on a country code a brand may well own. */
 export const TLD_SWAP_STRENGTH = { generic: 0.85, countryCode: 0.5 } as const;
+/** A typo that changes the first letter (not to a look-alike character): below `high` without other evidence. */
+export const FIRST_LETTER_FACTOR = 0.8;
 /** A look-alike found in one hyphen-separated part rather than the whole label. */
 export const PART_FACTOR = 0.85;
 /** Ordinary-word ("short") tokens are weaker evidence than distinctive ones. */

@@ -1,0 +1,102 @@
+import { hostOf } from "../../entities/host.js";
+import type { Entity } from "../../entities/types.js";
+import { source, type ReferenceData } from "../reference.js";
+import type { Finding } from "../types.js";
+
+interface Vocabulary {
+  /** Asset terms, longest first ("ethers" before "ether" before "eth"). */
+  readonly terms: readonly string[];
+  /** Lure words of the "reward" kind (giveaway, airdrop, bonus, claim …), four letters or more. */
+  readonly lures: readonly string[];
+  /** "x2", "x10" … next to an asset term ("ethx10", "x2btc"): the doubling promise itself. */
+  readonly multiplier: RegExp;
+}
+
+const vocabularies = new WeakMap<ReferenceData, Vocabulary>();
+function vocabularyOf(ref: ReferenceData): Vocabulary {
+  let v = vocabularies.get(ref);
+  if (!v) {
+    const terms = [...ref.cryptoAssets.keys()].sort((a, b) => b.length - a.length);
+    v = {
+      terms,
+      lures: [...ref.keywords].filter(([w, k]) => k.category === "reward" && w.length >= 4).map(([w]) => w),
+      multiplier: new RegExp(`(?:^|[^a-z])(?:(${terms.join("|")})-?x(?:2|3|5|10|20|50|100)(?!\\d)|x(?:2|3|5|10|20|50|100)-?(${terms.join("|")})(?![a-z]))`),
+    };
+    vocabularies.set(ref, v);
+  }
+  return v;
+}
+
+interface Hit {
+  readonly term: string;
+  readonly lure: string;
+}
+
+/** Letters allowed between a long asset name and its lure word in one part ("ethereumnewgift"). */
+const MAX_FILLER = 4;
+
+/**
+ * An asset term and a lure word inside one part: written against each other ("ethgiveaway",
+ * "freebtc", "bitcoindouble"), or an asset name of five letters or more at one end and the lure
+ * at the other with at most a short word between ("ethersnewgift", "doubleyourbitcoin" is
+ * lure + "your" + asset). A three- or four-letter ticker must touch its lure: "ethicalgifts"
+ * is not Ether.
+ */
+function inOnePart(part: string, { terms, lures }: Vocabulary): Hit | null {
+  for (const lure of lures) {
+    for (let at = part.indexOf(lure); at >= 0; at = part.indexOf(lure, at + 1)) {
+      const before = part.slice(0, at);
+      const after = part.slice(at + lure.length);
+      for (const term of terms) {
+        const gap = term.length >= 5 ? MAX_FILLER : 0;
+        if (before.endsWith(term) || after.startsWith(term)) return { term, lure };
+        if (gap > 0 && ((before.startsWith(term) && before.length - term.length <= gap && after.length === 0) || (after.endsWith(term) && after.length - term.length <= gap && before.length === 0))) return { term, lure };
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * Crypto giveaway naming: an asset name or ticker together with a giveaway word in a host name
+ * — "eth-giveaway.com", "btc-double.net", "freeethpromo.org", "bonus.status-eth.top",
+ * "ethx10.com". This is how "send 1, get 2 back" giveaways and fake airdrops name their sites;
+ * legitimate projects rarely put the two together. Words count when they are whole parts of a
+ * label (between dots, hyphens or digits) or written against each other (see `inOnePart`),
+ * never as letters inside another word.
+ */
+export function cryptoGiveawayFindings(entity: Entity, ref: ReferenceData): Finding[] {
+  if (entity.type !== "domain" && entity.type !== "url" && entity.type !== "email") return [];
+  const host = hostOf(entity);
+  if (!host || ref.cryptoAssets.size === 0) return [];
+  const suffix = typeof entity.attributes.public_suffix === "string" ? entity.attributes.public_suffix : "";
+  const name = suffix && host.endsWith(`.${suffix}`) ? host.slice(0, host.length - suffix.length - 1) : host;
+  const vocabulary = vocabularyOf(ref);
+  let hit: Hit | null = null;
+  let term: string | null = null;
+  let lure: string | null = null;
+  for (const label of name.split(".")) {
+    const m = vocabulary.multiplier.exec(label);
+    if (m) {
+      hit = { term: (m[1] ?? m[2]) as string, lure: (/x\d+/.exec(m[0]) as RegExpExecArray)[0] };
+      break;
+    }
+    for (const part of label.split(/[-_\d]+/)) {
+      if (part.length === 0) continue;
+      if (ref.cryptoAssets.has(part)) term ??= part;
+      else if (ref.keywords.get(part)?.category === "reward") lure ??= part;
+      else hit ??= inOnePart(part, vocabulary);
+    }
+    if (hit) break;
+  }
+  hit ??= term && lure ? { term, lure } : null;
+  if (!hit) return [];
+  const asset = ref.cryptoAssets.get(hit.term) ?? hit.term;
+  return [{
+    code: "domain.crypto_giveaway",
+    family: "impersonation",
+    message: `Names ${asset} ("${hit.term}") with "${hit.lure}": how fake crypto giveaways and airdrops name their sites`,
+    evidence: { asset, term: hit.term, lure: hit.lure },
+    source: source(ref, "crypto-assets"),
+  }];
+}
