@@ -10,6 +10,8 @@ interface Vocabulary {
   readonly lures: readonly string[];
   /** "x2", "x10" … next to an asset term ("ethx10", "x2btc"): the doubling promise itself. */
   readonly multiplier: RegExp;
+  /** Any asset term anywhere: without one there is nothing to find (most names). */
+  readonly anyAsset: RegExp;
 }
 
 const vocabularies = new WeakMap<ReferenceData, Vocabulary>();
@@ -20,6 +22,7 @@ function vocabularyOf(ref: ReferenceData): Vocabulary {
     v = {
       terms,
       lures: [...ref.keywords].filter(([w, k]) => k.category === "reward" && w.length >= 4).map(([w]) => w),
+      anyAsset: new RegExp(terms.join("|")),
       multiplier: new RegExp(`(?:^|[^a-z])(?:(${terms.join("|")})-?x(?:2|3|5|10|20|50|100)(?!\\d)|x(?:2|3|5|10|20|50|100)-?(${terms.join("|")})(?![a-z]))`),
     };
     vocabularies.set(ref, v);
@@ -72,6 +75,7 @@ export function cryptoGiveawayFindings(entity: Entity, ref: ReferenceData): Find
   const suffix = typeof entity.attributes.public_suffix === "string" ? entity.attributes.public_suffix : "";
   const name = suffix && host.endsWith(`.${suffix}`) ? host.slice(0, host.length - suffix.length - 1) : host;
   const vocabulary = vocabularyOf(ref);
+  if (!vocabulary.anyAsset.test(name)) return [];
   let hit: Hit | null = null;
   let term: string | null = null;
   let lure: string | null = null;
@@ -85,7 +89,7 @@ export function cryptoGiveawayFindings(entity: Entity, ref: ReferenceData): Find
       if (part.length === 0) continue;
       if (ref.cryptoAssets.has(part)) term ??= part;
       else if (ref.keywords.get(part)?.category === "reward") lure ??= part;
-      else hit ??= inOnePart(part, vocabulary);
+      else if (!hit && vocabulary.anyAsset.test(part)) hit = inOnePart(part, vocabulary);
     }
     if (hit) break;
   }
