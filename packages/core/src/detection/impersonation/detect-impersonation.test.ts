@@ -226,6 +226,8 @@ describe("target embedding", () => {
     ["login.microsoftonline.com.phish.ru", "microsoftonline.com"],
     ["https://accounts.google.com.evil.io/", "google.com"],
     ["binance.com.login-verify.xyz", "binance.com"],
+    ["binance.com136347135.ml", "binance.com"], // the suffix glued to digits still reads as the end of the address
+    ["paypal-com2024.help", "paypal.com"],
   ])("%s embeds %s", (input, target) => {
     const f = one(input, "domain.brand_embedding");
     expect(f.evidence.target).toBe(target);

@@ -3,6 +3,9 @@ import type { ImpersonationIndex } from "./build-index.js";
 import { finding } from "./findings.js";
 import type { HostView } from "./host-view.js";
 
+/** A word of two or three letters and then digits only: "com136347135". */
+const SUFFIX_THEN_DIGITS = /^([a-z]{2,3})(\d+)$/;
+
 /** Longest official domain, in labels, looked for inside a host ("amazon.com.au"). */
 const MAX_EMBEDDED_LABELS = 4;
 
@@ -17,7 +20,15 @@ const MAX_EMBEDDED_LABELS = 4;
 export function embeddingFinding(view: HostView, index: ImpersonationIndex): Finding | null {
   // Words of the host in order, dots and hyphens both separating, up to the public suffix.
   const words: string[] = [];
-  for (let i = 0; i <= view.registrableIndex; i++) for (const w of (view.labels[i] as string).split("-")) if (w) words.push(w);
+  for (let i = 0; i <= view.registrableIndex; i++) {
+    for (const w of (view.labels[i] as string).split("-")) {
+      if (!w) continue;
+      // "binance.com136347135.ml": a top-level domain glued to digits reads as the domain's end.
+      const glued = SUFFIX_THEN_DIGITS.exec(w);
+      if (glued) words.push(glued[1] as string, glued[2] as string);
+      else words.push(w);
+    }
+  }
   let hit: string | null = null;
   for (let i = 0; i + 1 < words.length && !hit; i++) {
     hit = index.embeddableGlued.get(words[i] as string) ?? null;
