@@ -20,6 +20,8 @@ interface BrandHit {
 }
 
 const NONE: readonly number[] = [];
+/** Brand tokens this long are found at the start or end of a part with anything glued to them. */
+const GLUED_NAME_MIN = 7;
 
 interface KeywordHit {
   readonly entry: KeywordEntry;
@@ -59,7 +61,8 @@ function brandIn(part: string, labelIndex: number, index: ImpersonationIndex, fu
         if (n > part.length - 2 || !(atStart ? part.startsWith(entry.token) : part.endsWith(entry.token))) continue;
         const rest = atStart ? part.slice(n) : part.slice(0, part.length - n);
         const kw = keywordIn(rest, index);
-        if (kw || BRAND_AFFIXES.has(rest)) return { entry, labelIndex, part, gluedKeyword: kw, technique: null };
+        // A long distinctive name leads or ends the part whatever is glued to it ("coinbasecanada").
+        if (kw || BRAND_AFFIXES.has(rest) || n >= GLUED_NAME_MIN) return { entry, labelIndex, part, gluedKeyword: kw, technique: null };
       }
     }
   }

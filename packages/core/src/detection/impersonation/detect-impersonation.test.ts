@@ -270,6 +270,9 @@ describe("combosquatting and brand names", () => {
     ["coinbase-pro.app", "coinbase"],
     ["metamask.github.io", "metamask"],
     ["paypal2024.com", "paypal"],
+    // Seven letters or more lead or end a part whatever is glued to them.
+    ["coinbasecanada.com", "coinbase"],
+    ["acctxcoinbase.com", "coinbase"],
   ])("%s → brand_in_name (%s)", (input, brand) => {
     const f = one(input, "domain.brand_in_name");
     expect(f.evidence.brand).toBe(brand);
@@ -282,6 +285,12 @@ describe("combosquatting and brand names", () => {
     ["paypal.example-shop.net", "paypal"],
   ])("%s → brand_in_subdomain (%s)", (input, brand) => {
     expect(one(input, "domain.brand_in_subdomain").evidence.brand).toBe(brand);
+  });
+
+  it("a shorter name glued to an arbitrary word is not the brand", () => {
+    // "paypal" (six letters) needs a lure word or a product affix beside it; ordinary words never count.
+    expect(codes("paypalmerch.com")).toEqual([]);
+    expect(codes("pineapplefarm.com")).toEqual([]);
   });
 
   it("an ordinary-word brand needs its lure word in the same label", () => {
