@@ -5,7 +5,7 @@ import type { ImpersonationIndex, KeywordEntry, TokenEntry } from "./build-index
 import { finding } from "./findings.js";
 import { labelParts, type HostView } from "./host-view.js";
 import { fuzzyTokenMatch } from "./label-match.js";
-import { BRAND_IN_NAME_STRENGTH, BRAND_IN_SUBDOMAIN_STRENGTH, SHORT_TOKEN_FACTOR } from "./policy.js";
+import { SHORT_TOKEN_FACTOR } from "./policy.js";
 
 interface BrandHit {
   readonly entry: TokenEntry;
@@ -150,7 +150,7 @@ function brandInName(view: HostView, index: ImpersonationIndex, brands: readonly
     `Uses the name ${b.entry.brand.name} ${where}; the real site is ${b.entry.target}`,
     { brand: b.entry.brand.id, target: b.entry.target, token: b.entry.token, label: view.label },
     index.source,
-    BRAND_IN_NAME_STRENGTH,
+    1,
   );
 }
 
@@ -165,6 +165,6 @@ function brandInSubdomain(view: HostView, index: ImpersonationIndex, brands: rea
     `Puts the name ${b.entry.brand.name}${how} in front of ${view.registrable}, which is not ${b.entry.brand.name}'s; the real site is ${b.entry.target}`,
     { brand: b.entry.brand.id, target: b.entry.target, token: b.entry.token, label, technique: b.technique ?? "exact" },
     index.source,
-    BRAND_IN_SUBDOMAIN_STRENGTH * (b.technique ? 0.9 : 1),
+    b.technique ? 0.9 : 1,
   );
 }

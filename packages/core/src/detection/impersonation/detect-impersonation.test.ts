@@ -276,7 +276,7 @@ describe("combosquatting and brand names", () => {
   ])("%s → brand_in_name (%s)", (input, brand) => {
     const f = one(input, "domain.brand_in_name");
     expect(f.evidence.brand).toBe(brand);
-    expect(f.strength).toBe(0.6);
+    expect(f.strength).toBe(1);
     expect(codes(input)).not.toContain("domain.combosquatting");
   });
 

@@ -48,10 +48,6 @@ export function closeness(distance: number, tokenLength: number): number {
   return distance === 2 && tokenLength >= 11 ? 0.87 : 0.75;
 }
 
-/** Strength of a brand name inside an unofficial name, without any lure word. */
-export const BRAND_IN_NAME_STRENGTH = 0.6;
-/** Strength of a brand name as a sub-domain label of an unofficial domain. */
-export const BRAND_IN_SUBDOMAIN_STRENGTH = 0.55;
 /** Country codes marketed as generic names (.io, .co, .ai ...): a brand on them is treated like one on .xyz. */
 export const GENERIC_COUNTRY_CODES: ReadonlySet<string> = new Set(["io", "co", "me", "ai", "tv", "cc", "ws", "gg", "to", "sh", "ly", "la", "fm", "so", "pw", "vc"]);
 /** Same name, other TLD: strong on a generic TLD, weaker on a country code a brand may well own. */
