@@ -89,8 +89,10 @@ export interface RiskyKeyword {
 export interface CryptoAsset {
   /** Lower-case name or ticker as it appears in host names ("eth", "bitcoin"). */
   readonly term: string;
-  /** The asset it names, for explanations ("Ether"). */
+  /** The asset it names, for explanations ("Ether"); for a person, their name ("Elon Musk"). */
   readonly asset: string;
+  /** An asset, or a public figure that fake giveaways claim is giving coins away. */
+  readonly kind: "asset" | "person";
   readonly rationale: string;
 }
 

@@ -131,11 +131,19 @@ export const keywordsFileSchema = z.strictObject({
     .refine((es) => new Set(es.map((e) => e.keyword)).size === es.length, "duplicate keyword"),
 });
 
-/** Crypto asset names and tickers: with a giveaway word beside them they name a giveaway scam. */
+/** Crypto asset names and tickers, and figures fake giveaways invoke: with a giveaway word beside them they name a giveaway scam. */
 export const cryptoAssetsFileSchema = z.strictObject({
   ...header,
   entries: z
-    .array(z.strictObject({ term: z.string().regex(/^[a-z]{3,}$/, "terms are three or more lower-case letters"), asset: z.string().min(2), rationale }))
+    .array(
+      z.strictObject({
+        term: z.string().regex(/^[a-z]{3,}$/, "terms are three or more lower-case letters"),
+        /** The asset named, or for `kind: "person"` the public figure that giveaway scams impersonate. */
+        asset: z.string().min(2),
+        kind: z.enum(["asset", "person"]).default("asset"),
+        rationale,
+      }),
+    )
     .min(1)
     .refine((es) => new Set(es.map((e) => e.term)).size === es.length, "duplicate crypto asset term"),
 });

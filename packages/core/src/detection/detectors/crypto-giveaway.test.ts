@@ -19,6 +19,8 @@ describe("crypto giveaway naming", () => {
     ["ethx10.com", "eth", "x10"], // the doubling promise itself
     ["x2-btc.net", "btc", "x2"],
     ["https://crypto-promo.example.net/claim", "crypto", "promo"],
+    ["elon-giveaway.org", "elon", "giveaway"], // a figure fake giveaways invoke
+    ["buterinpromo.live", "buterin", "promo"],
   ])("%s names %s with %s", (input, term, lure) => {
     expect(hit(input)).toMatchObject({ term, lure });
   });
@@ -34,6 +36,9 @@ describe("crypto giveaway naming", () => {
     "ethernet-bonusprogram.example.com",
     "x10hosting.com", // a multiplier without an asset
     "tokenx100000.com",
+    "elongatedgifts.com", // "elon" inside another word
+    "muskrat-bonus.com",
+    "elonmusk.blog", // a name alone
   ])("%s is not giveaway naming", (input) => {
     expect(hit(input)).toBeUndefined();
   });
@@ -44,6 +49,10 @@ describe("crypto giveaway naming", () => {
     expect(f?.source.version).toMatch(/^\d{4}\.\d+\.\d+$/);
     expect(f?.message).toContain("Ether");
     expect(f?.message).toContain("giveaway");
+  });
+
+  it("names the person a celebrity giveaway invokes", () => {
+    expect(cryptoGiveawayFindings(entity("elon-giveaway.org"), ref)[0]?.message).toContain("Elon Musk");
   });
 
   it("is high on its own, and only for hosts", async () => {
