@@ -15,25 +15,35 @@ import { screenEntity, type ScreeningDeps, type ScreenResult } from "./use-cases
 export const systemClock: Clock = { now: () => new Date() };
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
+/** Every pair of Crockford characters, indexed by 10 bits. */
+const PAIRS: readonly string[] = Array.from({ length: 1024 }, (_, i) => (CROCKFORD[i >>> 5] as string) + (CROCKFORD[i & 31] as string));
 /** Time-ordered ids: 10 characters of milliseconds, then 16 random ones (ULID layout). */
 export const randomIds = (clock: Clock = systemClock): IdGenerator => {
   // Random bytes fetched in blocks: one system call per 256 ids instead of one per id.
   const pool = new Uint8Array(4096);
   let used = pool.length;
+  // The time part is the same for every id of one millisecond.
+  let lastMs = Number.NaN;
+  let time = "";
   return {
   next(prefix: string): string {
-    let t = clock.now().getTime();
-    let time = "";
-    for (let i = 0; i < 10; i++) {
-      time = CROCKFORD[t % 32] + time;
-      t = Math.floor(t / 32);
+    const ms = clock.now().getTime();
+    if (ms !== lastMs) {
+      lastMs = ms;
+      let t = ms;
+      time = "";
+      for (let i = 0; i < 10; i++) {
+        time = CROCKFORD[t % 32] + time;
+        t = Math.floor(t / 32);
+      }
     }
     if (used + 16 > pool.length) {
       globalThis.crypto.getRandomValues(pool);
       used = 0;
     }
+    // Two random characters per table lookup (10 bits of two bytes).
     let rand = "";
-    for (let i = 0; i < 16; i++) rand += CROCKFORD[(pool[used + i] as number) % 32];
+    for (let i = 0; i < 16; i += 2) rand += PAIRS[(((pool[used + i] as number) & 31) << 5) | ((pool[used + i + 1] as number) & 31)];
     used += 16;
     return `${prefix}_${time}${rand}`;
   },

@@ -304,7 +304,7 @@ function assemble(entity: Entity, deps: ScreeningDeps, options: { thresholds?: T
   }
 
   const coverage = { evaluated, unavailable };
-  const nowIso = now.toISOString();
+  const nowIso = evaluatedIso.of(now.getTime());
   const score = scoreFindings(findings, { now, nowIso, coverage, expectedFamilies: EXPECTED[entity.type], ruleset: rs, ...(options.thresholds ? { thresholds: options.thresholds } : {}) });
   const thresholds = options.thresholds ?? rs.thresholds;
   const verdict: Verdict = {
@@ -320,7 +320,7 @@ function assemble(entity: Entity, deps: ScreeningDeps, options: { thresholds?: T
     coverage,
     policy: { ruleset: rs.version, thresholds },
     evaluated_at: nowIso,
-    expires_at: new Date(now.getTime() + VERDICT_TTL_MS).toISOString(),
+    expires_at: expiresIso.of(now.getTime() + VERDICT_TTL_MS),
     disclaimer: DISCLAIMER,
   };
   return { ok: true, verdict, entity, findings, source_outcomes: outcomes, data_versions: dataVersions(ref.versions, g.intelVersion) };
@@ -333,6 +333,24 @@ function dataVersions(ref: Readonly<Record<string, string>>, intel: string): Rea
   if (lastVersions?.ref !== ref || lastVersions.intel !== intel) lastVersions = { ref, intel, merged: Object.freeze({ ...ref, intel }) };
   return lastVersions.merged;
 }
+
+/**
+ * `new Date(ms).toISOString()`, remembered for the last millisecond asked: checks come dozens to
+ * a millisecond, and formatting the date was a measurable part of each.
+ */
+class IsoCache {
+  private ms = Number.NaN;
+  private text = "";
+  of(ms: number): string {
+    if (ms !== this.ms) {
+      this.text = new Date(ms).toISOString();
+      this.ms = ms;
+    }
+    return this.text;
+  }
+}
+const evaluatedIso = new IsoCache();
+const expiresIso = new IsoCache();
 
 /** `push(...xs)` without spreading arguments. */
 function pushAll<T>(into: T[], xs: readonly T[]): void {
