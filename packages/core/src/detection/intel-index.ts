@@ -80,23 +80,21 @@ export class InMemoryIntelIndex implements SyncIntelStore {
   private collect(value: string, type: EntityType, matchedOn: "exact" | "parent", out: IntelMatch[]): void {
     const slot = this.slots.get(value);
     if (slot === undefined) return;
-    for (const s of [slot, ...(this.extra.get(slot) ?? [])]) {
-      const r = this.record(s, value);
-      if (r.type === type) out.push({ ...r, matched_on: matchedOn, matched_value: value });
-    }
+    this.match(slot, value, type, matchedOn, out);
+    const extra = this.extra.get(slot);
+    if (extra) for (const s of extra) this.match(s, value, type, matchedOn, out);
   }
 
-  private record(slot: number, value: string): IntelRecord {
+  private match(slot: number, value: string, type: EntityType, matchedOn: "exact" | "parent", out: IntelMatch[]): void {
     const m = this.meta[slot] as number;
+    if (ENTITY_TYPES[(m >>> 1) & 7] !== type) return;
     const day = this.days[slot] as number;
-    const base = {
-      type: ENTITY_TYPES[(m >>> 1) & 7] as EntityType,
-      value,
-      list: (m & 1 ? "block" : "allow") as IntelList,
-      source: this.names[(m >>> 4) & 0x3fff] as string,
-      label: this.names[(m >>> 18) & 0x3fff] as string,
-    };
-    return day === 0 ? base : { ...base, added_at: dayToIso(day) };
+    const list: IntelList = m & 1 ? "block" : "allow";
+    const source = this.names[(m >>> 4) & 0x3fff] as string;
+    const label = this.names[(m >>> 18) & 0x3fff] as string;
+    out.push(day === 0
+      ? { type, value, list, source, label, matched_on: matchedOn, matched_value: value }
+      : { type, value, list, source, label, added_at: dayToIso(day), matched_on: matchedOn, matched_value: value });
   }
 
   private intern(name: string): number {
@@ -151,4 +149,13 @@ export class InMemoryIntelIndex implements SyncIntelStore {
   }
 }
 
-const dayToIso = (day: number): string => new Date((day + EPOCH_DAY) * DAY_MS).toISOString();
+/** Days are few (at most 65,535) and lookups repeat them: each is formatted once. */
+const isoByDay = new Map<number, string>();
+function dayToIso(day: number): string {
+  let iso = isoByDay.get(day);
+  if (iso === undefined) {
+    iso = new Date((day + EPOCH_DAY) * DAY_MS).toISOString();
+    isoByDay.set(day, iso);
+  }
+  return iso;
+}
