@@ -46,7 +46,7 @@ export const RULESET: Ruleset = {
     "domain.brand_embedding": { points: 80, category: "impersonation" },
     "domain.combosquatting": { points: 70, category: "impersonation" },
     "domain.brand_in_subdomain": { points: 55, category: "impersonation" },
-    "domain.brand_in_name": { points: 60, category: "impersonation" },
+    "domain.brand_in_name": { points: 62, category: "impersonation" },
     "domain.crypto_giveaway": { points: 65, category: "impersonation" },
     // lexical features of hosts and URLs
     "domain.suspicious_tld": { points: 28, category: "lexical" },
