@@ -136,7 +136,8 @@ function combosquatting(view: HostView, index: ImpersonationIndex, brands: reado
 function brandInName(view: HostView, index: ImpersonationIndex, brands: readonly BrandHit[]): Finding | null {
   const b = brands.find((h) => h.labelIndex === view.registrableIndex && !h.entry.short && h.technique === null);
   if (!b) return null;
-  const whole = b.part === view.label;
+  // The label is the brand's name and nothing else (not "binancetoday", where more is glued on).
+  const whole = b.part === view.label && b.part === b.entry.token;
   // The whole name on another TLD is a tld-swap (lookalike check); on a hosting platform (github.io), or
   // on a TLD the brand uses ("appleid.com"), it is only the name in a domain that is not on our list.
   const sameSuffix = b.entry.brandSuffixes.has(view.suffix);

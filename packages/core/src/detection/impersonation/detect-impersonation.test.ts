@@ -273,6 +273,8 @@ describe("combosquatting and brand names", () => {
     // Seven letters or more lead or end a part whatever is glued to them.
     ["coinbasecanada.com", "coinbase"],
     ["acctxcoinbase.com", "coinbase"],
+    ["binancetoday.net", "binance"], // a longer label on another TLD is not the same-name-other-TLD case
+    ["binanceus.net", "binance"],
   ])("%s → brand_in_name (%s)", (input, brand) => {
     const f = one(input, "domain.brand_in_name");
     expect(f.evidence.brand).toBe(brand);
