@@ -51,6 +51,15 @@ describe("crypto giveaway naming", () => {
     expect(f?.message).toContain("giveaway");
   });
 
+  it("a name for an airdrop counts alone, a little weaker: the word is both the asset and the lure", () => {
+    for (const d of ["airdrop-portal.com", "airdropbat.com", "claim.airdrops.services", "dex-airdrop.net"]) {
+      const [f] = cryptoGiveawayFindings(entity(d), ref);
+      expect(f, d).toMatchObject({ code: "domain.crypto_giveaway", evidence: { term: "airdrop" }, strength: 0.9 });
+    }
+    expect(cryptoGiveawayFindings(entity("chairdrop.com"), ref)).toEqual([]);
+    expect(cryptoGiveawayFindings(entity("eth-airdrop.com"), ref)[0]?.strength).toBeUndefined(); // with an asset: full strength
+  });
+
   it("names the person a celebrity giveaway invokes", () => {
     expect(cryptoGiveawayFindings(entity("elon-giveaway.org"), ref)[0]?.message).toContain("Elon Musk");
   });

@@ -35,6 +35,10 @@ interface Hit {
   readonly lure: string;
 }
 
+/** "airdrop" starting a part of a label ("airdrop-portal", "airdropbat"); not the end of another word ("chairdrop"). */
+const AIRDROP = /(?:^|[.\-_\d])airdrop/;
+const AIRDROP_ALONE_STRENGTH = 0.9;
+
 /** Letters allowed between a long asset name and its lure word in one part ("ethereumnewgift"). */
 const MAX_FILLER = 4;
 
@@ -75,7 +79,8 @@ export function cryptoGiveawayFindings(entity: Entity, ref: ReferenceData): Find
   const suffix = typeof entity.attributes.public_suffix === "string" ? entity.attributes.public_suffix : "";
   const name = suffix && host.endsWith(`.${suffix}`) ? host.slice(0, host.length - suffix.length - 1) : host;
   const vocabulary = vocabularyOf(ref);
-  if (!vocabulary.anyAsset.test(name)) return [];
+  const airdrop = AIRDROP.test(name);
+  if (!airdrop && !vocabulary.anyAsset.test(name)) return [];
   let hit: Hit | null = null;
   let term: string | null = null;
   let lure: string | null = null;
@@ -94,13 +99,21 @@ export function cryptoGiveawayFindings(entity: Entity, ref: ReferenceData): Find
     if (hit) break;
   }
   hit ??= term && lure ? { term, lure } : null;
+  // "Airdrop" is itself a crypto token give-away: the word names both asset and lure, so it counts
+  // alone, a little weaker (medium; with a scam TLD or another sign, high).
+  let strength = 1;
+  if (!hit && airdrop) {
+    hit = { term: "airdrop", lure: "airdrop" };
+    strength = AIRDROP_ALONE_STRENGTH;
+  }
   if (!hit) return [];
-  const asset = ref.cryptoAssets.get(hit.term) ?? hit.term;
+  const asset = ref.cryptoAssets.get(hit.term) ?? (hit.term === "airdrop" ? "a token airdrop" : hit.term);
   return [{
     code: "domain.crypto_giveaway",
     family: "impersonation",
     message: `Names ${asset} ("${hit.term}") with "${hit.lure}": how fake crypto giveaways and airdrops name their sites`,
     evidence: { asset, term: hit.term, lure: hit.lure },
     source: source(ref, "crypto-assets"),
+    ...(strength < 1 ? { strength } : {}),
   }];
 }
