@@ -93,7 +93,20 @@ function brandShownIn(user: string, ref: ReferenceData): { domain: string; brand
   return null;
 }
 
-const splitParts = (label: string): string[] => label.split(/[-.\d_]+/).filter((p) => p.length > 0);
+/** Words of a name: the runs between hyphens, dots, digits and underscores, appended to `out`. */
+function splitParts(name: string, out: string[]): string[] {
+  let start = -1;
+  for (let i = 0; i <= name.length; i++) {
+    const c = i < name.length ? name.charCodeAt(i) : 0x2e;
+    const separator = c === 0x2d || c === 0x2e || c === 0x5f || isDigit(c);
+    if (!separator && start < 0) start = i;
+    else if (separator && start >= 0) {
+      out.push(name.slice(start, i));
+      start = -1;
+    }
+  }
+  return out;
+}
 
 /** Features of how a host or URL is written. Each is weak alone; the ruleset caps the family. */
 export function lexicalFindings(entity: Entity, ref: ReferenceData): Finding[] {
@@ -166,14 +179,15 @@ export function lexicalFindings(entity: Entity, ref: ReferenceData): Finding[] {
   if (tldInfo) {
     out.push({ code: "domain.suspicious_tld", family: "lexical", message: `.${suffix} is a top-level domain heavily used for scams: ${tldInfo.rationale}`, evidence: { tld: suffix, weight: tldInfo.weight }, source: source(ref, "suspicious-tlds"), strength: tldInfo.weight });
   }
-  const words = keywordsIn([...splitParts(label), ...sub.split(".").flatMap(splitParts)], ref);
+  const words = keywordsIn(splitParts(sub, splitParts(label, [])), ref);
   if (words.length > 0) {
     const strength = Math.min(1, (words[0]?.weight ?? 0) + 0.3 * (words[1]?.weight ?? 0));
     out.push({ code: "domain.risky_keyword", family: "lexical", message: `Name contains "${words.map((w) => w.word).join('", "')}", words typical of phishing`, evidence: { keywords: words.map((w) => w.word) }, source: source(ref, "keywords"), strength });
   }
   // Count in the displayed (Unicode) form: punycode's own "xn--" and "-" are not the registrant's hyphens.
   const shownLabel = label.startsWith("xn--") && typeof a.unicode === "string" ? (a.unicode.split(".")[a.unicode.split(".").length - suffix.split(".").length - 1] ?? label) : label;
-  const hyphens = shownLabel.split("-").length - 1;
+  let hyphens = 0;
+  for (let i = shownLabel.indexOf("-"); i >= 0; i = shownLabel.indexOf("-", i + 1)) hyphens++;
   if (hyphens >= 2) {
     out.push({ code: "domain.many_hyphens", family: "lexical", message: `${hyphens} hyphens in the name`, evidence: { hyphens }, source: lists, strength: Math.min(1, (hyphens - 1) / 3) });
   }
@@ -182,14 +196,19 @@ export function lexicalFindings(entity: Entity, ref: ReferenceData): Finding[] {
   if (digits >= 4 && digits < label.length) {
     out.push({ code: "domain.many_digits", family: "lexical", message: `${digits} digits in the name`, evidence: { digits }, source: lists });
   }
-  const depth = sub === "" ? 0 : sub.split(".").length;
+  let depth = sub === "" ? 0 : 1;
+  for (let i = sub.indexOf("."); i >= 0; i = sub.indexOf(".", i + 1)) depth++;
   if (depth >= 3) {
     out.push({ code: "domain.deep_subdomains", family: "lexical", message: `${depth} levels of sub-domains`, evidence: { depth }, source: lists, strength: Math.min(1, (depth - 2) / 3) });
   }
   if (host.length >= 40) {
     out.push({ code: "domain.long_name", family: "lexical", message: `Very long host name (${host.length} characters)`, evidence: { length: host.length }, source: lists });
   }
-  const bare = label.replace(/[-\d]/g, "");
+  let bare = "";
+  for (let i = 0; i < label.length; i++) {
+    const c = label.charCodeAt(i);
+    if (c !== 0x2d && !isDigit(c)) bare += label[i];
+  }
   if (bare.length >= 12 && !label.startsWith("xn--") && looksGenerated(bare)) {
     const h = entropy(bare);
     out.push({ code: "domain.high_entropy", family: "lexical", message: "Name looks machine-generated (random letters)", evidence: { entropy: Math.round(h * 100) / 100 }, source: lists, strength: Math.min(1, Math.max(0.5, (h - 3.3) / 0.6)) });

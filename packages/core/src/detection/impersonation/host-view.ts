@@ -57,8 +57,13 @@ function hasDigit(s: string): boolean {
   return false;
 }
 
+let lastLabel = "";
+let lastParts: readonly string[] = [];
+
 /** Parts of a label that a reader sees as words: split at hyphens, and at digits too ("paypal2024"). */
-export function labelParts(label: string): string[] {
+export function labelParts(label: string): readonly string[] {
+  // A check asks for the parts of the same label several times in a row.
+  if (label === lastLabel) return lastParts;
   const out: string[] = [];
   for (const part of label.split("-")) {
     if (part.length === 0) continue;
@@ -66,6 +71,8 @@ export function labelParts(label: string): string[] {
     // Tokens such as "1inch" and "office365" contain digits, so the undivided part is kept as well.
     if (hasDigit(part)) for (const piece of part.split(/\d+/)) if (piece.length > 0) out.push(piece);
   }
+  lastLabel = label;
+  lastParts = out;
   return out;
 }
 
