@@ -98,6 +98,9 @@ export function brandPartFindings(view: HostView, index: ImpersonationIndex, reg
     }
   }
   if (brands.length === 0) return [];
+  // A top-level domain that is itself a lure word (.claims, .gifts, .support) is read with the name.
+  const tldLure = view.suffix.includes(".") ? null : keywordIn(view.suffix, index);
+  if (tldLure) keywords.push({ entry: tldLure, labelIndex: view.registrableIndex });
   const out: Finding[] = [];
   const combo = combosquatting(view, index, brands, keywords);
   if (combo) out.push(combo);

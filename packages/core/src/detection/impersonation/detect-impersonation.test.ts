@@ -246,6 +246,8 @@ describe("combosquatting and brand names", () => {
     ["binance-support-login.com", "binance", "login"],
     ["coinbase.verify-account.net", "coinbase", "verify"],
     ["metamask-io.claim-airdrop.xyz", "metamask", "airdrop"],
+    ["coinbase.gifts", "coinbase", "gifts"], // a top-level domain that is itself a lure word
+    ["binance.claims", "binance", "claim"],
     ["apple-id-verify.com", "apple", "verify"],
     ["ups-redelivery.com", "ups", "redelivery"],
     ["dhl-parcel-tracking.info", "dhl", "parcel"],
