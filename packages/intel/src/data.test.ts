@@ -211,7 +211,7 @@ describe("third-party lists", () => {
 
   it("records every data version for audits", () => {
     expect(dataVersions).toMatchObject({
-      "svc/brands": "2026.11.2",
+      "svc/brands": "2026.11.3",
       "disposable-email-domains-js": "1.26.0",
       "email-providers": "2.26.0",
       unhomoglyph: "1.0.6",
