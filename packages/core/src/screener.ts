@@ -1,4 +1,4 @@
-import { brands, confusables, cryptoAssets, dataVersions, disposableEmailDomains, freeEmailDomains, riskyKeywords, shortenerDomains, suspiciousTlds, type Brand } from "@svc/intel";
+import { brands, confusables, cryptoAssets, dataVersions, disposableEmailDomains, freeEmailDomains, freeHostingDomains, riskyKeywords, shortenerDomains, suspiciousTlds, walletLures, type Brand } from "@svc/intel";
 import { buildImpersonationIndex, type ImpersonationIndex } from "./detection/impersonation/index.js";
 import { InMemoryIntelIndex } from "./detection/intel-index.js";
 import type { ReferenceData } from "./detection/reference.js";
@@ -69,6 +69,8 @@ export function defaultReference(): ReferenceData {
       keywords: dataVersions["svc/keywords"] ?? "unknown",
       shorteners: dataVersions["svc/shorteners"] ?? "unknown",
       "crypto-assets": dataVersions["svc/crypto-assets"] ?? "unknown",
+      "wallet-lures": dataVersions["svc/wallet-lures"] ?? "unknown",
+      "free-hosting": dataVersions["svc/free-hosting"] ?? "unknown",
       "disposable-email": `disposable-email-domains-js@${dataVersions["disposable-email-domains-js"] ?? "?"}`,
       "free-email": `email-providers@${dataVersions["email-providers"] ?? "?"}`,
     },
@@ -76,6 +78,9 @@ export function defaultReference(): ReferenceData {
     keywords: new Map(riskyKeywords.map((k) => [k.keyword, { weight: k.weight, category: k.category }])),
     shorteners: shortenerDomains,
     cryptoAssets: new Map(cryptoAssets.map((a) => [a.term, a.asset])),
+    cryptoFalseFriends: new Set(cryptoAssets.flatMap((a) => a.falseFriends)),
+    walletLures: { objects: walletLures.objects.map((w) => w.word), actions: walletLures.actions.map((w) => w.word) },
+    freeHosting: freeHostingDomains,
     disposableEmail: disposableEmailDomains,
     freeEmail: freeEmailDomains,
     brandTokens,

@@ -7,9 +7,11 @@
  */
 import brandsJson from "../data/brands.json" with { type: "json" };
 import cryptoAssetsJson from "../data/crypto-assets.json" with { type: "json" };
+import freeHostingJson from "../data/free-hosting.json" with { type: "json" };
 import keywordsJson from "../data/keywords.json" with { type: "json" };
 import shortenersJson from "../data/shorteners.json" with { type: "json" };
 import tldsJson from "../data/suspicious-tlds.json" with { type: "json" };
+import walletLuresJson from "../data/wallet-lures.json" with { type: "json" };
 // Third-party lists, loaded from their npm packages (not copied into this repository).
 import disposableList from "disposable-email-domains-js/dist/dict/disposable_email_blocklist.json" with { type: "json" };
 import disposablePkg from "disposable-email-domains-js/package.json" with { type: "json" };
@@ -21,10 +23,12 @@ import { canonicalDomainSet, confusablesMap, type DomainListResult } from "./ext
 import {
   brandsFileSchema,
   cryptoAssetsFileSchema,
+  freeHostingFileSchema,
   keywordsFileSchema,
   shortenersFileSchema,
   suspiciousTldsFileSchema,
   validate,
+  walletLuresFileSchema,
   type BrandCategory,
   type KeywordCategory,
   type SocialPlatform,
@@ -38,9 +42,11 @@ export {
   DOMAIN_RE,
   brandsFileSchema,
   cryptoAssetsFileSchema,
+  freeHostingFileSchema,
   keywordsFileSchema,
   shortenersFileSchema,
   suspiciousTldsFileSchema,
+  walletLuresFileSchema,
 } from "./schemas.js";
 export type { BrandCategory, KeywordCategory, SocialPlatform } from "./schemas.js";
 export { canonicalDomainSet, confusablesMap } from "./external.js";
@@ -93,6 +99,14 @@ export interface CryptoAsset {
   readonly asset: string;
   /** An asset, or a public figure that fake giveaways claim is giving coins away. */
   readonly kind: "asset" | "person";
+  /** Ordinary words that begin or end with the term without naming it ("ethics", "together"). */
+  readonly falseFriends: readonly string[];
+  readonly rationale: string;
+}
+
+/** A word of wallet-drainer naming, with why it is there. */
+export interface LureWord {
+  readonly word: string;
   readonly rationale: string;
 }
 
@@ -108,6 +122,8 @@ const tldsFile = validate(suspiciousTldsFileSchema, tldsJson, "data/suspicious-t
 const keywordsFile = validate(keywordsFileSchema, keywordsJson, "data/keywords.json");
 const shortenersFile = validate(shortenersFileSchema, shortenersJson, "data/shorteners.json");
 const cryptoAssetsFile = validate(cryptoAssetsFileSchema, cryptoAssetsJson, "data/crypto-assets.json");
+const walletLuresFile = validate(walletLuresFileSchema, walletLuresJson, "data/wallet-lures.json");
+const freeHostingFile = validate(freeHostingFileSchema, freeHostingJson, "data/free-hosting.json");
 
 const freeze = <T>(xs: T[]): readonly T[] => Object.freeze(xs);
 
@@ -142,7 +158,18 @@ export const suspiciousTldByName: ReadonlyMap<string, SuspiciousTld> = new Map(s
 export const riskyKeywords: readonly RiskyKeyword[] = freeze(keywordsFile.entries.map((e) => Object.freeze({ ...e })));
 export const riskyKeywordByWord: ReadonlyMap<string, RiskyKeyword> = new Map(riskyKeywords.map((e) => [e.keyword, e]));
 
-export const cryptoAssets: readonly CryptoAsset[] = freeze(cryptoAssetsFile.entries.map((e) => Object.freeze({ ...e })));
+export const cryptoAssets: readonly CryptoAsset[] = freeze(
+  cryptoAssetsFile.entries.map((e) => Object.freeze({ term: e.term, asset: e.asset, kind: e.kind, falseFriends: freeze([...e.false_friends]), rationale: e.rationale })),
+);
+
+/** Wallet-drainer naming: the things a drainer wants connected, and the made-up steps it names. */
+export const walletLures: { readonly objects: readonly LureWord[]; readonly actions: readonly LureWord[] } = Object.freeze({
+  objects: freeze(walletLuresFile.objects.map((e) => Object.freeze({ ...e }))),
+  actions: freeze(walletLuresFile.actions.map((e) => Object.freeze({ ...e }))),
+});
+
+/** Free hosts whose users get sub-domains (beyond the Public Suffix List's private section), with a rationale each. */
+export const freeHostingDomains: ReadonlyMap<string, string> = new Map(freeHostingFile.entries.map((e) => [e.domain, e.rationale]));
 
 export const shorteners: readonly Shortener[] = freeze(shortenersFile.entries.map((e) => Object.freeze({ ...e })));
 export const shortenerDomains: ReadonlySet<string> = new Set(shorteners.map((s) => s.domain));
@@ -177,6 +204,8 @@ export const dataVersions: Readonly<Record<string, string>> = Object.freeze({
   "svc/keywords": keywordsFile.version,
   "svc/shorteners": shortenersFile.version,
   "svc/crypto-assets": cryptoAssetsFile.version,
+  "svc/wallet-lures": walletLuresFile.version,
+  "svc/free-hosting": freeHostingFile.version,
   "disposable-email-domains-js": disposablePkg.version,
   "email-providers": freeMailPkg.version,
   unhomoglyph: unhomoglyphPkg.version,

@@ -141,11 +141,39 @@ export const cryptoAssetsFileSchema = z.strictObject({
         /** The asset named, or for `kind: "person"` the public figure that giveaway scams impersonate. */
         asset: z.string().min(2),
         kind: z.enum(["asset", "person"]).default("asset"),
+        /** Ordinary words that begin or end with the term without naming it ("ethics", "together", "melon"). */
+        false_friends: z.array(z.string().regex(/^[a-z]+$/)).default([]),
         rationale,
       }),
     )
     .min(1)
     .refine((es) => new Set(es.map((e) => e.term)).size === es.length, "duplicate crypto asset term"),
+});
+
+const wordEntries = (what: string) =>
+  z
+    .array(z.strictObject({ word: z.string().regex(/^[a-z0-9]{3,}$/, "words are three or more lower-case letters or digits"), rationale }))
+    .min(1)
+    .refine((es) => new Set(es.map((e) => e.word)).size === es.length, `duplicate ${what}`);
+
+/**
+ * Wallet-drainer naming: what a drainer wants connected (wallet, dapp, token …) and the made-up
+ * service step it names ("sync", "rectify", "validate" …). Both together name a drainer front.
+ */
+export const walletLuresFileSchema = z.strictObject({
+  ...header,
+  objects: wordEntries("wallet-lure object"),
+  actions: wordEntries("wallet-lure action"),
+});
+
+/** Free hosts whose users get sub-domains, beyond the Public Suffix List's private section. */
+export const freeHostingFileSchema = z.strictObject({
+  ...header,
+  note: z.string().min(10),
+  entries: z
+    .array(z.strictObject({ domain, rationale }))
+    .min(1)
+    .refine((es) => new Set(es.map((e) => e.domain)).size === es.length, "duplicate free-hosting domain"),
 });
 
 export const shortenersFileSchema = z.strictObject({

@@ -12,6 +12,12 @@ export interface ReferenceData {
   readonly shorteners: ReadonlySet<string>;
   /** Crypto asset names and tickers ("eth", "bitcoin") → the asset they name. */
   readonly cryptoAssets: ReadonlyMap<string, string>;
+  /** Ordinary words that begin or end with a crypto term without naming it ("ethics", "together"). */
+  readonly cryptoFalseFriends: ReadonlySet<string>;
+  /** Wallet-drainer naming: what a drainer wants connected ("wallet", "dapp") and the made-up step ("sync", "rectify"). */
+  readonly walletLures: { readonly objects: readonly string[]; readonly actions: readonly string[] };
+  /** Free hosts whose users get sub-domains (beyond the Public Suffix List's private section) → rationale. */
+  readonly freeHosting: ReadonlyMap<string, string>;
   readonly disposableEmail: ReadonlySet<string>;
   readonly freeEmail: ReadonlySet<string>;
   /** Brand tokens (distinctive only) → brand, for brand names in e-mail local parts. */

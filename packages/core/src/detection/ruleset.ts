@@ -30,7 +30,7 @@ export interface Ruleset {
 }
 
 export const RULESET: Ruleset = {
-  version: "2026.11.2",
+  version: "2026.11.3",
   thresholds: { review: 65, block: 85 },
   withinFamilyDamping: 0.5,
   allowlistedCeiling: 10,
@@ -48,6 +48,7 @@ export const RULESET: Ruleset = {
     "domain.brand_in_subdomain": { points: 55, category: "impersonation" },
     "domain.brand_in_name": { points: 62, category: "impersonation" },
     "domain.crypto_giveaway": { points: 65, category: "impersonation" },
+    "domain.wallet_lure": { points: 65, category: "impersonation" },
     // lexical features of hosts and URLs
     "domain.suspicious_tld": { points: 28, category: "lexical" },
     "domain.risky_keyword": { points: 22, category: "lexical" },
@@ -57,6 +58,8 @@ export const RULESET: Ruleset = {
     "domain.long_name": { points: 8, category: "lexical" },
     "domain.high_entropy": { points: 15, category: "lexical" },
     "domain.punycode": { points: 15, category: "lexical" },
+    "domain.crypto_term": { points: 22, category: "lexical" },
+    "domain.free_hosting": { points: 22, category: "lexical" },
     "entity.hidden_characters": { points: 40, category: "lexical" },
     "url.ip_literal_host": { points: 35, category: "lexical" },
     "url.ip_obfuscated": { points: 50, category: "lexical" },

@@ -2,6 +2,7 @@ import { hostOf } from "../../entities/host.js";
 import type { Entity } from "../../entities/types.js";
 import { source, type ReferenceData } from "../reference.js";
 import type { Finding } from "../types.js";
+import { cryptoVocabularyFindings, nameOf } from "./crypto-vocabulary.js";
 
 interface Vocabulary {
   /** Asset terms, longest first ("ethers" before "ether" before "eth"). */
@@ -65,6 +66,9 @@ function inOnePart(part: string, { terms, lures }: Vocabulary): Hit | null {
 }
 
 /**
+ * Crypto naming: the giveaway pattern below, then wallet-drainer naming and crypto vocabulary
+ * (crypto-vocabulary.ts).
+ *
  * Crypto giveaway naming: an asset name or ticker together with a giveaway word in a host name
  * — "eth-giveaway.com", "btc-double.net", "freeethpromo.org", "bonus.status-eth.top",
  * "ethx10.com". This is how "send 1, get 2 back" giveaways and fake airdrops name their sites;
@@ -76,11 +80,15 @@ export function cryptoGiveawayFindings(entity: Entity, ref: ReferenceData): Find
   if (entity.type !== "domain" && entity.type !== "url" && entity.type !== "email") return [];
   const host = hostOf(entity);
   if (!host || ref.cryptoAssets.size === 0) return [];
-  const suffix = typeof entity.attributes.public_suffix === "string" ? entity.attributes.public_suffix : "";
-  const name = suffix && host.endsWith(`.${suffix}`) ? host.slice(0, host.length - suffix.length - 1) : host;
+  const giveaway = giveawayFinding(nameOf(entity, host), ref);
+  const vocabulary = cryptoVocabularyFindings(entity, host, ref, giveaway !== null);
+  return giveaway ? [giveaway, ...vocabulary] : vocabulary;
+}
+
+function giveawayFinding(name: string, ref: ReferenceData): Finding | null {
   const vocabulary = vocabularyOf(ref);
   const airdrop = AIRDROP.test(name);
-  if (!airdrop && !vocabulary.anyAsset.test(name)) return [];
+  if (!airdrop && !vocabulary.anyAsset.test(name)) return null;
   let hit: Hit | null = null;
   let term: string | null = null;
   let lure: string | null = null;
@@ -106,14 +114,14 @@ export function cryptoGiveawayFindings(entity: Entity, ref: ReferenceData): Find
     hit = { term: "airdrop", lure: "airdrop" };
     strength = AIRDROP_ALONE_STRENGTH;
   }
-  if (!hit) return [];
+  if (!hit) return null;
   const asset = ref.cryptoAssets.get(hit.term) ?? (hit.term === "airdrop" ? "a token airdrop" : hit.term);
-  return [{
+  return {
     code: "domain.crypto_giveaway",
     family: "impersonation",
     message: `Names ${asset} ("${hit.term}") with "${hit.lure}": how fake crypto giveaways and airdrops name their sites`,
     evidence: { asset, term: hit.term, lure: hit.lure },
     source: source(ref, "crypto-assets"),
     ...(strength < 1 ? { strength } : {}),
-  }];
+  };
 }

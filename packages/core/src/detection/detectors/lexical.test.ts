@@ -43,4 +43,20 @@ describe("lexical features", () => {
     const [g] = lexicalFindings(entity("https://secure.example.org@evil.example.net/"), ref).filter((x) => x.code === "url.userinfo_deception");
     expect(g?.evidence).toMatchObject({ shown: "secure.example.org", real_host: "evil.example.net" });
   });
+
+  it.each([
+    ["xlblogz.blogspot.com", "blogspot.com"], // a private suffix of the Public Suffix List
+    ["my-page.netlify.app", "netlify.app"],
+    ["claim.typeform.com", "typeform.com"], // a free host we list
+    ["someone.tumblr.com", "tumblr.com"], // a brand's user-content domain
+    ["https://reward.weebly.com/login", "weebly.com"],
+  ])("%s is published on the free host %s", (input, platform) => {
+    const f = lexicalFindings(entity(input), ref).find((x) => x.code === "domain.free_hosting");
+    expect(f?.evidence).toEqual({ platform });
+    expect(f?.message).toContain(platform);
+  });
+
+  it.each(["www.weebly.com", "typeform.com", "tumblr.com", "www.tumblr.com", "mail.google.com"])("%s is the platform itself, not a user's site", (input) => {
+    expect(codes(input)).not.toContain("domain.free_hosting");
+  });
 });

@@ -108,6 +108,20 @@ function splitParts(name: string, out: string[]): string[] {
   return out;
 }
 
+/**
+ * The platform a site is published on, when its name is a user's sub-domain of a free host: a
+ * private suffix of the Public Suffix List (`name.blogspot.com`, `name.netlify.app`), a
+ * brand's user-content domain (`name.tumblr.com`) or a free host we list (`name.weebly.com`).
+ * The platform's own `www` is not a user's site.
+ */
+function freeHostOf(registered: string, sub: string, suffix: string, privateSuffix: boolean, ref: ReferenceData): { domain: string; list: boolean } | null {
+  if (privateSuffix) return registered.length > suffix.length ? { domain: suffix, list: false } : null;
+  if (sub === "" || sub === "www") return null;
+  if (ref.freeHosting.has(registered)) return { domain: registered, list: true };
+  if (ref.userContentDomains.has(registered)) return { domain: registered, list: false };
+  return null;
+}
+
 /** Features of how a host or URL is written. Each is weak alone; the ruleset caps the family. */
 export function lexicalFindings(entity: Entity, ref: ReferenceData): Finding[] {
   const out: Finding[] = [];
@@ -212,6 +226,10 @@ export function lexicalFindings(entity: Entity, ref: ReferenceData): Finding[] {
   if (bare.length >= 12 && !label.startsWith("xn--") && looksGenerated(bare)) {
     const h = entropy(bare);
     out.push({ code: "domain.high_entropy", family: "lexical", message: "Name looks machine-generated (random letters)", evidence: { entropy: Math.round(h * 100) / 100 }, source: lists, strength: Math.min(1, Math.max(0.5, (h - 3.3) / 0.6)) });
+  }
+  const platform = freeHostOf(registered, sub, suffix, a.private_suffix === true, ref);
+  if (platform) {
+    out.push({ code: "domain.free_hosting", family: "lexical", message: `Published on ${platform.domain}, where anyone can put up a site; its owner is unknown`, evidence: { platform: platform.domain }, source: platform.list ? source(ref, "free-hosting") : lists });
   }
   if (a.idn === true) {
     out.push({ code: "domain.punycode", family: "lexical", message: `Internationalised name, displayed as ${a.unicode}`, evidence: { unicode: str(a.unicode) }, source: lists, strength: 0.6 });

@@ -5,7 +5,7 @@ import type { ImpersonationIndex, KeywordEntry, TokenEntry } from "./build-index
 import { finding } from "./findings.js";
 import { labelParts, type HostView } from "./host-view.js";
 import { fuzzyTokenMatch } from "./label-match.js";
-import { SHORT_TOKEN_FACTOR } from "./policy.js";
+import { HYPHENATED_COMBO_STRENGTH, SHORT_TOKEN_FACTOR } from "./policy.js";
 
 interface BrandHit {
   readonly entry: TokenEntry;
@@ -104,7 +104,7 @@ export function brandPartFindings(view: HostView, index: ImpersonationIndex, reg
   const out: Finding[] = [];
   const combo = combosquatting(view, index, brands, keywords);
   if (combo) out.push(combo);
-  const inName = brandInName(view, index, brands);
+  const inName = (combo ? null : hyphenatedCombo(view, index, brands)) ?? brandInName(view, index, brands);
   if (inName) out.push(inName);
   const inSub = brandInSubdomain(view, index, brands);
   if (inSub) out.push(inSub);
@@ -133,6 +133,23 @@ function combosquatting(view: HostView, index: ImpersonationIndex, brands: reado
     { brand: b.entry.brand.id, target: b.entry.target, keyword: k.entry.keyword, keywords: all, token: b.entry.token, label: view.labels[b.labelIndex] as string },
     index.source,
     best.strength,
+  );
+}
+
+/** The brand's exact name as one hyphen-separated word of the registrable label, beside other words ("binance-trade"). */
+function hyphenatedCombo(view: HostView, index: ImpersonationIndex, brands: readonly BrandHit[]): Finding | null {
+  if (view.privateSuffix || !view.label.includes("-")) return null;
+  const b = brands.find((h) => h.labelIndex === view.registrableIndex && !h.entry.short && h.technique === null && h.part === h.entry.token);
+  if (!b) return null;
+  const others = labelParts(view.label).filter((p) => p !== b.part && /[a-z]/.test(p) && !b.part.includes(p));
+  if (others.length === 0) return null;
+  return finding(
+    "domain.combosquatting",
+    "impersonation",
+    `Combines the name ${b.entry.brand.name} with “${others.join("”, “")}” in ${view.registrable}, which is not one of its known domains; the real site is ${b.entry.target}`,
+    { brand: b.entry.brand.id, target: b.entry.target, keyword: null, keywords: others, token: b.entry.token, label: view.label },
+    index.source,
+    HYPHENATED_COMBO_STRENGTH,
   );
 }
 

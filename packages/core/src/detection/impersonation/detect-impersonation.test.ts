@@ -266,10 +266,24 @@ describe("combosquatting and brand names", () => {
   });
 
   it.each([
-    ["metamask-io.xyz", "metamask"],
+    ["metamask-io.xyz", "metamask", ["io"]],
+    ["get-metamask.app", "metamask", ["get"]],
+    ["coinbase-pro.app", "coinbase", ["pro"]],
+    ["asia-binance-exchange.com", "binance", ["asia", "exchange"]],
+  ])("%s → combosquatting with a plain word (%s): the name written apart beside another word", (input, brand, words) => {
+    const f = one(input, "domain.combosquatting");
+    expect(f.evidence).toMatchObject({ brand, keyword: null, keywords: words });
+    expect(f.strength).toBe(0.93);
+    expect(codes(input)).not.toContain("domain.brand_in_name");
+  });
+
+  it("a hyphenated name whose other part is only digits or part of the brand's own name is still brand_in_name", () => {
+    expect(codes("binance-2024.com")).toContain("domain.brand_in_name");
+    expect(codes("binance-2024.com")).not.toContain("domain.combosquatting");
+  });
+
+  it.each([
     ["binanceus-app.com", "binance"],
-    ["get-metamask.app", "metamask"],
-    ["coinbase-pro.app", "coinbase"],
     ["metamask.github.io", "metamask"],
     ["paypal2024.com", "paypal"],
     // Seven letters or more lead or end a part whatever is glued to them.

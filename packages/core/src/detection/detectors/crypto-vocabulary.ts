@@ -1,0 +1,157 @@
+import type { Entity } from "../../entities/types.js";
+import { source, type ReferenceData } from "../reference.js";
+import type { Finding } from "../types.js";
+
+/**
+ * Two facts about how crypto scam sites are named, beside the giveaway pattern of
+ * crypto-giveaway.ts:
+ *
+ * - **Wallet-drainer naming** (`domain.wallet_lure`): something a drainer wants connected
+ *   (wallet, dapp, token …) together with a made-up service step (sync, rectify, validate,
+ *   restore …): "walletconnect-sync.org", "dappsrectify.com", "tokenimport.com". No wallet needs
+ *   "rectifying" on a website; these pages ask for the recovery phrase or a draining approval.
+ * - **Crypto vocabulary** (`domain.crypto_term`): an asset name or ticker, or a figure fake
+ *   giveaways invoke, as a part of the name or at one end of one ("ethboom", "bnbeth",
+ *   "tslamusk"). Weak alone (a lexical feature, like a risky keyword): plenty of honest projects
+ *   carry such names. Beside a brand's name in an unofficial domain it is what turns "a brand
+ *   is mentioned" into "a crypto brand is being dressed up" (`binanceeth.org`).
+ *
+ * Words inside ordinary words do not count ("ethics", "together", "melon": the data lists them
+ * per term), nor does a term that is part of a brand's own name ("coin" in "coinbase", "ethereum"
+ * in "localethereum"): the impersonation detector already judges those.
+ */
+
+interface Vocabulary {
+  /** Asset terms, longest first. */
+  readonly terms: readonly string[];
+  /** Wallet-lure words, longest first ("dapps" before "dapp", "connections" before "connect"). */
+  readonly objects: readonly string[];
+  readonly actions: readonly string[];
+  readonly anyTerm: RegExp | null;
+  readonly anyObject: RegExp | null;
+}
+
+/** A pattern for any of `words`; null for none. */
+const anyOf = (words: readonly string[]): RegExp | null => (words.length > 0 ? new RegExp(words.join("|")) : null);
+
+const vocabularies = new WeakMap<ReferenceData, Vocabulary>();
+function vocabularyOf(ref: ReferenceData): Vocabulary {
+  let v = vocabularies.get(ref);
+  if (!v) {
+    const terms = [...ref.cryptoAssets.keys()].sort((a, b) => b.length - a.length);
+    const longestFirst = (xs: readonly string[]): string[] => [...xs].sort((a, b) => b.length - a.length);
+    v = {
+      terms,
+      objects: longestFirst(ref.walletLures.objects),
+      actions: longestFirst(ref.walletLures.actions),
+      anyTerm: anyOf(terms),
+      anyObject: anyOf(ref.walletLures.objects),
+    };
+    vocabularies.set(ref, v);
+  }
+  return v;
+}
+
+/** The part of a host before its public suffix ("app.uniswap-eth" of "app.uniswap-eth.com"). */
+export function nameOf(entity: Entity, host: string): string {
+  const suffix = typeof entity.attributes.public_suffix === "string" ? entity.attributes.public_suffix : "";
+  return suffix && host.endsWith(`.${suffix}`) ? host.slice(0, host.length - suffix.length - 1) : host;
+}
+
+/** Letters-only parts of a name: the runs between dots, hyphens, underscores and digits. */
+function partsOf(name: string): string[] {
+  const parts: string[] = [];
+  let start = -1;
+  for (let i = 0; i <= name.length; i++) {
+    const c = i < name.length ? name.charCodeAt(i) : 0x2e;
+    const letter = (c >= 0x61 && c <= 0x7a) || c > 0x7f;
+    if (letter && start < 0) start = i;
+    else if (!letter && start >= 0) {
+      parts.push(name.slice(start, i));
+      start = -1;
+    }
+  }
+  return parts;
+}
+
+/** True when the term at the start (or end) of `part` lies inside a brand's name written there ("coin" of "coinbasepro"). */
+function insideBrandName(part: string, termLength: number, atStart: boolean, ref: ReferenceData): boolean {
+  for (let len = termLength; len <= part.length; len++) {
+    if (ref.brandTokens.has(atStart ? part.slice(0, len) : part.slice(part.length - len))) return true;
+  }
+  return false;
+}
+
+/** Fewest letters beside a term for it to count at the end of a longer part ("ethboom": 4; not "ethos"). */
+const MIN_BESIDE = 2;
+
+/** True when `part` starts (or ends) with an ordinary word that merely begins (or ends) with a term ("elongatedgifts"). */
+function startsWithFalseFriend(part: string, termLength: number, atStart: boolean, ref: ReferenceData): boolean {
+  for (let len = termLength + 1; len <= part.length; len++) {
+    if (ref.cryptoFalseFriends.has(atStart ? part.slice(0, len) : part.slice(part.length - len))) return true;
+  }
+  return false;
+}
+
+/** A term at one end of `part` that is neither inside a brand's name nor the start or end of an ordinary word. */
+function termAtEnd(part: string, term: string, atStart: boolean, ref: ReferenceData): boolean {
+  if (!(atStart ? part.startsWith(term) : part.endsWith(term))) return false;
+  return !insideBrandName(part, term.length, atStart, ref) && !startsWithFalseFriend(part, term.length, atStart, ref);
+}
+
+function cryptoTermIn(parts: readonly string[], ref: ReferenceData, terms: readonly string[]): string | null {
+  for (const part of parts) {
+    if (part.length < 3) continue;
+    if (ref.cryptoAssets.has(part)) {
+      if (!ref.brandTokens.has(part)) return part;
+      continue;
+    }
+    for (const term of terms) {
+      if (part.length < term.length + MIN_BESIDE) continue;
+      if (termAtEnd(part, term, true, ref) || termAtEnd(part, term, false, ref)) return term;
+    }
+  }
+  return null;
+}
+
+/** First object and action of wallet-drainer naming found in `name`, written apart or glued together. */
+function walletLureIn(name: string, { objects, actions }: Vocabulary): { object: string; action: string } | null {
+  for (const object of objects) {
+    const at = name.indexOf(object);
+    if (at < 0) continue;
+    for (const action of actions) {
+      for (let i = name.indexOf(action); i >= 0; i = name.indexOf(action, i + 1)) {
+        // The two must not overlap ("tokens" and "token" are one word, not an object and an action).
+        if (i + action.length <= at || i >= at + object.length) return { object, action };
+      }
+    }
+  }
+  return null;
+}
+
+export function cryptoVocabularyFindings(entity: Entity, host: string, ref: ReferenceData, giveaway: boolean): Finding[] {
+  const name = nameOf(entity, host);
+  const v = vocabularyOf(ref);
+  const lure = v.anyObject?.test(name) ? walletLureIn(name, v) : null;
+  if (lure) {
+    return [{
+      code: "domain.wallet_lure",
+      family: "impersonation",
+      message: `Names a ${lure.object} with "${lure.action}": how wallet drainers name their fake repair and sync pages (no wallet needs this on a website)`,
+      evidence: { object: lure.object, action: lure.action },
+      source: source(ref, "wallet-lures"),
+    }];
+  }
+  // A giveaway finding already names the asset: the word is not counted twice.
+  if (giveaway || !v.anyTerm?.test(name)) return [];
+  const term = cryptoTermIn(partsOf(name), ref, v.terms);
+  if (!term) return [];
+  const asset = ref.cryptoAssets.get(term) ?? term;
+  return [{
+    code: "domain.crypto_term",
+    family: "lexical",
+    message: `Name uses "${term}" (${asset}), common in crypto scam sites; weak alone`,
+    evidence: { term, asset },
+    source: source(ref, "crypto-assets"),
+  }];
+}
