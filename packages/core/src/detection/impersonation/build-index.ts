@@ -1,4 +1,5 @@
-import { dataVersions, riskyKeywords, type Brand, type RiskyKeyword } from "@svc/intel";
+import { dataVersions, englishWords, riskyKeywords, type Brand, type RiskyKeyword } from "@svc/intel";
+import { wordSwapNames } from "./word-swap.js";
 import type { SourceRef } from "../types.js";
 import { COMMON_WORDS } from "./common-words.js";
 import { DeletionIndex } from "./deletion-index.js";
@@ -53,6 +54,8 @@ export interface ImpersonationIndex {
   readonly keywordsByTail: ReadonlyMap<number, readonly KeywordEntry[]>;
   /** Ordinary words that permutations and edit distance must not report. */
   readonly commonWords: ReadonlySet<string>;
+  /** Names built from other words the way a brand's name is ("metacask" for "metamask"): weaker look-alikes (word-swap.ts). */
+  readonly wordSwaps: ReadonlySet<string>;
   readonly confusables: ReadonlyMap<number, string>;
   /** platform → official handle → brands. */
   readonly handlesByPlatform: ReadonlyMap<string, ReadonlyMap<string, readonly Brand[]>>;
@@ -70,6 +73,8 @@ export interface ImpersonationOptions {
   readonly version?: string;
   /** Words never reported as look-alikes; defaults to the bundled list. */
   readonly commonWords?: Iterable<string>;
+  /** English words for recognising names made of other words; defaults to @svc/intel's `englishWords`. */
+  readonly englishWords?: ReadonlySet<string>;
 }
 
 /** Keywords of fewer letters only count as whole parts ("sso" must not fire inside "lasso"). */
@@ -222,6 +227,7 @@ export function buildImpersonationIndex(
     keywordsByHead,
     keywordsByTail,
     commonWords,
+    wordSwaps: wordSwapNames(tokens.filter((t) => !t.short).map((t) => t.token), options.englishWords ?? englishWords),
     confusables,
     handlesByPlatform,
     handlesAnyPlatform,

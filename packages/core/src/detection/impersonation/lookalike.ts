@@ -6,7 +6,7 @@ import { finding } from "./findings.js";
 import { labelParts, type HostView } from "./host-view.js";
 import { fuzzyTokenMatch } from "./label-match.js";
 import { leetspeak } from "./leetspeak.js";
-import { FIRST_LETTER_FACTOR, PART_FACTOR } from "./policy.js";
+import { FIRST_LETTER_FACTOR, PART_FACTOR, WORD_SWAP_FACTOR } from "./policy.js";
 import { subdomainSplit } from "./subdomain-split.js";
 import { tldSwap } from "./tld-swap.js";
 
@@ -45,7 +45,10 @@ export function lookalikeFinding(view: HostView, index: ImpersonationIndex): Fin
   const { entry } = best;
   // Typosquats keep a name's first letter, where readers look; another first letter usually
   // makes another word ("nfinity", "cobinhood"). Unless it is a look-alike character ("rn" for "m").
-  const strength = best.technique !== "homoglyph" && best.technique !== "tld-swap" && best.seen.charCodeAt(0) !== entry.token.charCodeAt(0) ? best.strength * FIRST_LETTER_FACTOR : best.strength;
+  let strength = best.technique !== "homoglyph" && best.technique !== "tld-swap" && best.seen.charCodeAt(0) !== entry.token.charCodeAt(0) ? best.strength * FIRST_LETTER_FACTOR : best.strength;
+  // Another name made of ordinary words the way the brand's is ("metacask", "openspa"), not a misspelling.
+  const wordSwap = best.technique !== "homoglyph" && best.technique !== "tld-swap" && index.wordSwaps.has(best.seen.replaceAll("-", ""));
+  if (wordSwap) strength *= WORD_SWAP_FACTOR;
   const message = best.technique === "tld-swap"
     ? `Uses the name ${entry.brand.name} on .${view.suffix}; the real site is ${entry.target}`
     : `Looks like ${entry.target} (${best.detail})`;
@@ -53,7 +56,7 @@ export function lookalikeFinding(view: HostView, index: ImpersonationIndex): Fin
     "domain.lookalike_brand",
     "impersonation",
     message,
-    { target: entry.target, brand: entry.brand.id, technique: best.technique, distance: best.distance, token: entry.token, seen: best.seen },
+    { target: entry.target, brand: entry.brand.id, technique: best.technique, distance: best.distance, token: entry.token, seen: best.seen, ...(wordSwap ? { word_swap: true } : {}) },
     index.source,
     strength,
   );

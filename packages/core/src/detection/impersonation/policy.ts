@@ -65,3 +65,5 @@ export const SHORT_TOKEN_FACTOR = 0.85;
  * (`localethereum`) stays the weaker brand-in-name signal, since compounds arise innocently.
  */
 export const HYPHENATED_COMBO_STRENGTH = 0.93;
+/** A name built from other ordinary words the way the brand's is ("metacask", "openspa"): medium alone (word-swap.ts). */
+export const WORD_SWAP_FACTOR = 0.8;

@@ -1,0 +1,64 @@
+/**
+ * Names built like a brand's name from other ordinary words. "MetaMask" is "meta" + "mask" and
+ * "OpenSea" is "open" + "sea"; "metacask", "metamast", "openspa" and "opensee" keep one word and
+ * change the other into another ordinary word, one letter away. That is how people name their
+ * own projects (each of these is a real site), while a typosquat usually breaks a word
+ * ("metamsak", "opnsea"). Such a name is still one edit from the brand, so it stays a
+ * look-alike, only weaker (see `WORD_SWAP_FACTOR`).
+ *
+ * Inflections of the brand's word ("metamasks", "localbitcoin", "walletsconnect") are not
+ * another word: they keep the brand's name and stay full look-alikes.
+ */
+
+const LETTERS = "abcdefghijklmnopqrstuvwxyz";
+/** Both words, the kept one and the changed one, have at least this many letters ("meta", "sea"). */
+const MIN_WORD = 3;
+
+function isInflection(a: string, b: string): boolean {
+  const [short, long] = a.length <= b.length ? [a, b] : [b, a];
+  if (!long.startsWith(short)) return false;
+  const ending = long.slice(short.length);
+  return ending === "s" || ending === "es" || ending === "d" || ending === "ed" || ending === "er" || ending === "ing";
+}
+
+/** Every string one edit (deletion, insertion, substitution, adjacent transposition) from `w`. */
+function oneEditFrom(w: string): Set<string> {
+  const out = new Set<string>();
+  for (let i = 0; i <= w.length; i++) {
+    if (i < w.length) out.add(w.slice(0, i) + w.slice(i + 1));
+    if (i < w.length - 1) out.add(w.slice(0, i) + (w[i + 1] as string) + (w[i] as string) + w.slice(i + 2));
+    for (const c of LETTERS) {
+      out.add(w.slice(0, i) + c + w.slice(i));
+      if (i < w.length) out.add(w.slice(0, i) + c + w.slice(i + 1));
+    }
+  }
+  out.delete(w);
+  return out;
+}
+
+/** Other ordinary words one edit from `w`, not its inflections. */
+function neighbourWords(w: string, words: ReadonlySet<string>): string[] {
+  const out: string[] = [];
+  for (const v of oneEditFrom(w)) if (v.length >= MIN_WORD && words.has(v) && !isInflection(v, w)) out.push(v);
+  return out;
+}
+
+/**
+ * All names that keep one word of a two-word token and change the other into another ordinary
+ * word one edit away ("metamask" → "metacask", "metamast", "metamusk" … and "metemask" when
+ * "mete" is a word). Precomputed once per brand list.
+ */
+export function wordSwapNames(tokens: Iterable<string>, words: ReadonlySet<string>): Set<string> {
+  const out = new Set<string>();
+  for (const token of tokens) {
+    for (let cut = MIN_WORD; cut <= token.length - MIN_WORD; cut++) {
+      const head = token.slice(0, cut);
+      const tail = token.slice(cut);
+      if (!words.has(head) || !words.has(tail)) continue;
+      for (const t of neighbourWords(tail, words)) out.add(head + t);
+      for (const h of neighbourWords(head, words)) out.add(h + tail);
+    }
+  }
+  for (const token of tokens) out.delete(token);
+  return out;
+}
