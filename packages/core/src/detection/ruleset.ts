@@ -60,6 +60,7 @@ export const RULESET: Ruleset = {
     "domain.punycode": { points: 15, category: "lexical" },
     "domain.crypto_term": { points: 22, category: "lexical" },
     "domain.free_hosting": { points: 22, category: "lexical" },
+    "domain.new_gtld": { points: 8, category: "lexical" },
     "entity.hidden_characters": { points: 40, category: "lexical" },
     "url.ip_literal_host": { points: 35, category: "lexical" },
     "url.ip_obfuscated": { points: 50, category: "lexical" },

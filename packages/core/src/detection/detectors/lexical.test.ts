@@ -59,4 +59,17 @@ describe("lexical features", () => {
   it.each(["www.weebly.com", "typeform.com", "tumblr.com", "www.tumblr.com", "mail.google.com"])("%s is the platform itself, not a user's site", (input) => {
     expect(codes(input)).not.toContain("domain.free_hosting");
   });
+
+  it.each([
+    ["binance.space", true],
+    ["example.finance", true],
+    ["example.app", true],
+    ["example.com", false], // legacy generic TLDs
+    ["example.info", false],
+    ["example.de", false], // country codes
+    ["example.co.uk", false],
+    ["example.top", false], // on the suspicious list: that finding, not this one
+  ])("%s is on a new generic TLD: %s", (input, expected) => {
+    expect(codes(input).includes("domain.new_gtld")).toBe(expected);
+  });
 });

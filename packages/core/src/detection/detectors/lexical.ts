@@ -122,6 +122,14 @@ function freeHostOf(registered: string, sub: string, suffix: string, privateSuff
   return null;
 }
 
+/** The generic top-level domains that predate ICANN's 2012 programme; two letters are country codes. */
+const LEGACY_TLDS: ReadonlySet<string> = new Set(["com", "net", "org", "info", "biz", "name", "pro", "edu", "gov", "mil", "int", "arpa", "aero", "asia", "cat", "coop", "jobs", "mobi", "museum", "post", "tel", "travel", "xxx"]);
+
+/** A generic top-level domain of the 2012 programme (.app, .space, .finance …): any ASCII TLD of three letters or more not in the legacy set. */
+function isNewGenericTld(tld: string): boolean {
+  return tld.length >= 3 && !tld.startsWith("xn--") && !LEGACY_TLDS.has(tld);
+}
+
 /** Features of how a host or URL is written. Each is weak alone; the ruleset caps the family. */
 export function lexicalFindings(entity: Entity, ref: ReferenceData): Finding[] {
   const out: Finding[] = [];
@@ -192,6 +200,8 @@ export function lexicalFindings(entity: Entity, ref: ReferenceData): Finding[] {
   const tldInfo = ref.suspiciousTlds.get(suffix) ?? ref.suspiciousTlds.get(tld);
   if (tldInfo) {
     out.push({ code: "domain.suspicious_tld", family: "lexical", message: `.${suffix} is a top-level domain heavily used for scams: ${tldInfo.rationale}`, evidence: { tld: suffix, weight: tldInfo.weight }, source: source(ref, "suspicious-tlds"), strength: tldInfo.weight });
+  } else if (suffix === tld && isNewGenericTld(tld)) {
+    out.push({ code: "domain.new_gtld", family: "lexical", message: `.${tld} is one of the generic top-level domains opened since 2013, where names are cheap and abuse runs several times that of .com; weak alone`, evidence: { tld }, source: lists });
   }
   const words = keywordsIn(splitParts(sub, splitParts(label, [])), ref);
   if (words.length > 0) {

@@ -51,7 +51,7 @@ export function closeness(distance: number, tokenLength: number): number {
 /** Country codes marketed as generic names (.io, .co, .ai ...): a brand on them is treated like one on .xyz. */
 export const GENERIC_COUNTRY_CODES: ReadonlySet<string> = new Set(["io", "co", "me", "ai", "tv", "cc", "ws", "gg", "to", "sh", "ly", "la", "fm", "so", "pw", "vc"]);
 /** Same name, other TLD: strong on a generic TLD, weaker on a country code a brand may well own. */
-export const TLD_SWAP_STRENGTH = { generic: 0.85, countryCode: 0.5 } as const;
+export const TLD_SWAP_STRENGTH = { generic: 0.8, countryCode: 0.5 } as const;
 /** A typo that changes the first letter (not to a look-alike character): below `high` without other evidence. */
 export const FIRST_LETTER_FACTOR = 0.8;
 /** A look-alike found in one hyphen-separated part rather than the whole label. */
