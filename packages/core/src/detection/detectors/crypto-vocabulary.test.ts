@@ -44,6 +44,8 @@ describe("crypto vocabulary", () => {
     ["tslamusk.me", "musk"], // a figure fake giveaways invoke
     ["btcandeth.com", "btc"],
     ["satoshi-vault.com", "satoshi"],
+    ["myethereumwwallet.com", "ethereum"], // a long term counts inside a part too
+    ["nextbitcoinwallet.com", "bitcoin"],
   ])("%s uses %s", (input, term) => {
     const f = find(input, "domain.crypto_term");
     expect(f).toMatchObject({ family: "lexical", evidence: { term }, source: { name: "crypto-assets" } });
@@ -62,6 +64,8 @@ describe("crypto vocabulary", () => {
     "methodfreight.com", // a term inside another word
     "coinbasepro.example.com", // part of a brand's own name: the impersonation detector judges it
     "localethereum.com",
+    "mycryptographyclass.com", // a long term inside an ordinary word
+    "mylocalbitcoinsfan.com", // inside a brand's name (localbitcoins)
   ])("%s does not count", (input) => {
     expect(find(input, "domain.crypto_term")).toBeUndefined();
   });

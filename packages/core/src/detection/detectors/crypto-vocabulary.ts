@@ -29,7 +29,12 @@ interface Vocabulary {
   readonly actions: readonly string[];
   readonly anyTerm: RegExp | null;
   readonly anyObject: RegExp | null;
+  /** Per long term: the ordinary words and brand names that contain it ("cryptography", "cryptocom"). */
+  readonly containing: ReadonlyMap<string, readonly string[]>;
 }
+
+/** Terms this long are distinctive anywhere in a part ("myethereumwwallet"); shorter ones only at an end. */
+const MIN_INSIDE = 6;
 
 /** A pattern for any of `words`; null for none. */
 const anyOf = (words: readonly string[]): RegExp | null => (words.length > 0 ? new RegExp(words.join("|")) : null);
@@ -46,6 +51,11 @@ function vocabularyOf(ref: ReferenceData): Vocabulary {
       actions: longestFirst(ref.walletLures.actions),
       anyTerm: anyOf(terms),
       anyObject: anyOf(ref.walletLures.objects),
+      containing: new Map(
+        terms
+          .filter((t) => t.length >= MIN_INSIDE)
+          .map((t) => [t, [...ref.cryptoFalseFriends, ...ref.brandTokens.keys()].filter((w) => w.length > t.length && w.includes(t))]),
+      ),
     };
     vocabularies.set(ref, v);
   }
@@ -99,16 +109,25 @@ function termAtEnd(part: string, term: string, atStart: boolean, ref: ReferenceD
   return !insideBrandName(part, term.length, atStart, ref) && !startsWithFalseFriend(part, term.length, atStart, ref);
 }
 
-function cryptoTermIn(parts: readonly string[], ref: ReferenceData, terms: readonly string[]): string | null {
+/** A long term inside a part, between other letters, and not inside an ordinary word or a brand's name written there. */
+function termInside(part: string, term: string, v: Vocabulary): boolean {
+  const at = part.indexOf(term, 1);
+  if (at < 0 || at + term.length >= part.length) return false;
+  for (const w of v.containing.get(term) ?? []) if (part.includes(w)) return false;
+  return true;
+}
+
+function cryptoTermIn(parts: readonly string[], ref: ReferenceData, v: Vocabulary): string | null {
   for (const part of parts) {
     if (part.length < 3) continue;
     if (ref.cryptoAssets.has(part)) {
       if (!ref.brandTokens.has(part)) return part;
       continue;
     }
-    for (const term of terms) {
+    for (const term of v.terms) {
       if (part.length < term.length + MIN_BESIDE) continue;
       if (termAtEnd(part, term, true, ref) || termAtEnd(part, term, false, ref)) return term;
+      if (term.length >= MIN_INSIDE && termInside(part, term, v)) return term;
     }
   }
   return null;
@@ -144,7 +163,7 @@ export function cryptoVocabularyFindings(entity: Entity, host: string, ref: Refe
   }
   // A giveaway finding already names the asset: the word is not counted twice.
   if (giveaway || !v.anyTerm?.test(name)) return [];
-  const term = cryptoTermIn(partsOf(name), ref, v.terms);
+  const term = cryptoTermIn(partsOf(name), ref, v);
   if (!term) return [];
   const asset = ref.cryptoAssets.get(term) ?? term;
   return [{
