@@ -6,7 +6,7 @@ import type { TokenMatch } from "./label-match.js";
  * One way a registrable name may imitate a brand token. The lookalike check collects them
  * from every technique and reports the strongest.
  */
-export type Technique = TokenMatch["technique"] | "tld-swap" | "subdomain";
+export type Technique = TokenMatch["technique"] | "tld-swap" | "subdomain" | "consonants";
 
 export interface Candidate {
   readonly entry: TokenEntry;

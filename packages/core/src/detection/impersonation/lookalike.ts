@@ -1,6 +1,7 @@
 import type { Finding } from "../types.js";
 import type { ImpersonationIndex, TokenEntry } from "./build-index.js";
 import { better, fromMatch, type Candidate } from "./candidate.js";
+import { sameConsonants } from "./consonants.js";
 import { digitsInside } from "./digits.js";
 import { finding } from "./findings.js";
 import { labelParts, type HostView } from "./host-view.js";
@@ -41,6 +42,8 @@ export function lookalikeFinding(view: HostView, index: ImpersonationIndex): Fin
   best = better(best, digitsInside(bare, label, index));
   best = better(best, leetspeak(bare, label, index));
   best = better(best, subdomainSplit(view, index));
+  // Vowels and doubled letters changed beyond the edit-distance allowance ("meytherwellat").
+  if (!best) best = sameConsonants(bare, index);
   if (!best) return null;
   const { entry } = best;
   // Typosquats keep a name's first letter, where readers look; another first letter usually
