@@ -1,4 +1,4 @@
-import { brands, confusables, cryptoAssets, dataVersions, disposableEmailDomains, freeEmailDomains, freeHostingDomains, riskyKeywords, shortenerDomains, suspiciousTlds, walletLures, type Brand } from "@svc/intel";
+import { brands, confusables, cryptoAssets, dataVersions, disposableEmailDomains, englishWords, freeEmailDomains, freeHostingDomains, riskyKeywords, shortenerDomains, suspiciousTlds, walletLures, type Brand } from "@svc/intel";
 import { buildImpersonationIndex, type ImpersonationIndex } from "./detection/impersonation/index.js";
 import { InMemoryIntelIndex } from "./detection/intel-index.js";
 import type { ReferenceData } from "./detection/reference.js";
@@ -81,6 +81,7 @@ export function defaultReference(): ReferenceData {
     cryptoFalseFriends: new Set(cryptoAssets.flatMap((a) => a.falseFriends)),
     walletLures: { objects: walletLures.objects.map((w) => w.word), actions: walletLures.actions.map((w) => w.word) },
     freeHosting: freeHostingDomains,
+    englishWords,
     disposableEmail: disposableEmailDomains,
     freeEmail: freeEmailDomains,
     brandTokens,

@@ -16,6 +16,8 @@ export interface ReferenceData {
   readonly cryptoFalseFriends: ReadonlySet<string>;
   /** Wallet-drainer naming: what a drainer wants connected ("wallet", "dapp") and the made-up step ("sync", "rectify"). */
   readonly walletLures: { readonly objects: readonly string[]; readonly actions: readonly string[] };
+  /** Common English words (for telling an ordinary word from words run together). */
+  readonly englishWords: ReadonlySet<string>;
   /** Free hosts whose users get sub-domains (beyond the Public Suffix List's private section) → rationale. */
   readonly freeHosting: ReadonlyMap<string, string>;
   readonly disposableEmail: ReadonlySet<string>;

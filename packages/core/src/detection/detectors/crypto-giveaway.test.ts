@@ -21,6 +21,10 @@ describe("crypto giveaway naming", () => {
     ["https://crypto-promo.example.net/claim", "crypto", "promo"],
     ["elon-giveaway.org", "elon", "giveaway"], // a figure fake giveaways invoke
     ["buterinpromo.live", "buterin", "promo"],
+    ["btc10x.org", "btc", "10x"], // the promise written the other way round
+    ["eth-promosgive.com", "eth", "promo"], // a lure word leading a longer part
+    ["beetoken-ico.com", "token", "ico"], // an asset word ending a longer part: a fake token sale
+    ["bnb-ethcompetition.com", "eth", "competition"],
   ])("%s names %s with %s", (input, term, lure) => {
     expect(hit(input)).toMatchObject({ term, lure });
   });
@@ -39,6 +43,7 @@ describe("crypto giveaway naming", () => {
     "elongatedgifts.com", // "elon" inside another word
     "muskrat-bonus.com",
     "elonmusk.blog", // a name alone
+    "eth-freedom.org", // an ordinary word that begins with a lure word
   ])("%s is not giveaway naming", (input) => {
     expect(hit(input)).toBeUndefined();
   });

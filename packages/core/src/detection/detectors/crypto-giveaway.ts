@@ -2,7 +2,7 @@ import { hostOf } from "../../entities/host.js";
 import type { Entity } from "../../entities/types.js";
 import { source, type ReferenceData } from "../reference.js";
 import type { Finding } from "../types.js";
-import { cryptoVocabularyFindings, nameOf } from "./crypto-vocabulary.js";
+import { cryptoTermOfPart, cryptoVocabularyFindings, nameOf } from "./crypto-vocabulary.js";
 
 interface Vocabulary {
   /** Asset terms, longest first ("ethers" before "ether" before "eth"). */
@@ -15,6 +15,9 @@ interface Vocabulary {
   readonly anyAsset: RegExp;
 }
 
+/** The doubling promise, captured: "x2", "x10", "10x" … */
+const TIMES = "(x(?:2|3|5|10|20|50|100)|(?:2|3|5|10|20|50|100)x)";
+
 const vocabularies = new WeakMap<ReferenceData, Vocabulary>();
 function vocabularyOf(ref: ReferenceData): Vocabulary {
   let v = vocabularies.get(ref);
@@ -24,11 +27,22 @@ function vocabularyOf(ref: ReferenceData): Vocabulary {
       terms,
       lures: [...ref.keywords].filter(([w, k]) => k.category === "reward" && w.length >= 4).map(([w]) => w),
       anyAsset: new RegExp(terms.join("|")),
-      multiplier: new RegExp(`(?:^|[^a-z])(?:(${terms.join("|")})-?x(?:2|3|5|10|20|50|100)(?!\\d)|x(?:2|3|5|10|20|50|100)-?(${terms.join("|")})(?![a-z]))`),
+      // "x2" or "2x" beside the asset: "ethx10", "btc10x", "x2-btc", "crypto2xpool".
+      multiplier: new RegExp(`(?:^|[^a-z])(?:(${terms.join("|")})-?${TIMES}(?!\\d)|${TIMES}-?(${terms.join("|")})(?![a-z]))`),
     };
     vocabularies.set(ref, v);
   }
   return v;
+}
+
+/** A reward word leading or ending a part that is not itself an ordinary word ("promosgive"; not "freedom"). */
+function lureAtEnd(part: string, { lures }: Vocabulary, ref: ReferenceData): string | null {
+  if (part.length < 6 || ref.englishWords.has(part)) return null;
+  for (const lure of lures) {
+    if (part.length - lure.length < 2) continue;
+    if (part.startsWith(lure) || part.endsWith(lure)) return lure;
+  }
+  return null;
 }
 
 interface Hit {
@@ -95,14 +109,19 @@ function giveawayFinding(name: string, ref: ReferenceData): Finding | null {
   for (const label of name.split(".")) {
     const m = vocabulary.multiplier.exec(label);
     if (m) {
-      hit = { term: (m[1] ?? m[2]) as string, lure: (/x\d+/.exec(m[0]) as RegExpExecArray)[0] };
+      hit = { term: (m[1] ?? m[4]) as string, lure: (m[2] ?? m[3]) as string };
       break;
     }
     for (const part of label.split(/[-_\d]+/)) {
       if (part.length === 0) continue;
       if (ref.cryptoAssets.has(part)) term ??= part;
       else if (ref.keywords.get(part)?.category === "reward") lure ??= part;
-      else if (!hit && vocabulary.anyAsset.test(part)) hit = inOnePart(part, vocabulary);
+      else {
+        if (!hit && vocabulary.anyAsset.test(part)) hit = inOnePart(part, vocabulary);
+        // Each side may also lead or end a longer part: "beetoken-ico", "eth-promosgive".
+        term ??= cryptoTermOfPart(part, ref);
+        lure ??= lureAtEnd(part, vocabulary, ref);
+      }
     }
     if (hit) break;
   }

@@ -117,18 +117,16 @@ function termInside(part: string, term: string, v: Vocabulary): boolean {
   return true;
 }
 
-function cryptoTermIn(parts: readonly string[], ref: ReferenceData, v: Vocabulary): string | null {
-  for (const part of parts) {
-    if (part.length < 3) continue;
-    if (ref.cryptoAssets.has(part)) {
-      if (!ref.brandTokens.has(part)) return part;
-      continue;
-    }
-    for (const term of v.terms) {
-      if (part.length < term.length + MIN_BESIDE) continue;
-      if (termAtEnd(part, term, true, ref) || termAtEnd(part, term, false, ref)) return term;
-      if (term.length >= MIN_INSIDE && termInside(part, term, v)) return term;
-    }
+/** The crypto term a part names, exactly, at one end or (long terms) inside; null when none. */
+export function cryptoTermOfPart(part: string, ref: ReferenceData): string | null {
+  if (part.length < 3) return null;
+  if (ref.cryptoAssets.has(part)) return ref.brandTokens.has(part) ? null : part;
+  const v = vocabularyOf(ref);
+  if (!v.anyTerm?.test(part)) return null;
+  for (const term of v.terms) {
+    if (part.length < term.length + MIN_BESIDE) continue;
+    if (termAtEnd(part, term, true, ref) || termAtEnd(part, term, false, ref)) return term;
+    if (term.length >= MIN_INSIDE && termInside(part, term, v)) return term;
   }
   return null;
 }
@@ -163,7 +161,8 @@ export function cryptoVocabularyFindings(entity: Entity, host: string, ref: Refe
   }
   // A giveaway finding already names the asset: the word is not counted twice.
   if (giveaway || !v.anyTerm?.test(name)) return [];
-  const term = cryptoTermIn(partsOf(name), ref, v);
+  let term: string | null = null;
+  for (const part of partsOf(name)) if ((term = cryptoTermOfPart(part, ref))) break;
   if (!term) return [];
   const asset = ref.cryptoAssets.get(term) ?? term;
   return [{
