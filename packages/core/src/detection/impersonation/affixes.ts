@@ -8,7 +8,7 @@
 export const BRAND_AFFIXES: ReadonlySet<string> = new Set([
   "app", "apps", "us", "uk", "eu", "io", "pro", "web", "online", "site", "net", "com", "org",
   "official", "global", "hq", "portal", "swap", "dex", "token", "nft", "defi", "mobile",
-  "extension", "download", "auth", "id", "my", "get", "go",
+  "extension", "download", "auth", "id", "my", "get", "go", "www",
 ]);
 
 /**

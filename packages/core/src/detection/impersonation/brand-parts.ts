@@ -104,7 +104,7 @@ export function brandPartFindings(view: HostView, index: ImpersonationIndex, reg
   const out: Finding[] = [];
   const combo = combosquatting(view, index, brands, keywords);
   if (combo) out.push(combo);
-  const inName = (combo ? null : hyphenatedCombo(view, index, brands)) ?? brandInName(view, index, brands);
+  const inName = (combo ? null : wordCombo(view, index, brands)) ?? brandInName(view, index, brands);
   if (inName) out.push(inName);
   const inSub = brandInSubdomain(view, index, brands);
   if (inSub) out.push(inSub);
@@ -136,18 +136,38 @@ function combosquatting(view: HostView, index: ImpersonationIndex, brands: reado
   );
 }
 
-/** The brand's exact name as one hyphen-separated word of the registrable label, beside other words ("binance-trade"). */
-function hyphenatedCombo(view: HostView, index: ImpersonationIndex, brands: readonly BrandHit[]): Finding | null {
-  if (view.privateSuffix || !view.label.includes("-")) return null;
-  const b = brands.find((h) => h.labelIndex === view.registrableIndex && !h.entry.short && h.technique === null && h.part === h.entry.token);
-  if (!b) return null;
-  const others = labelParts(view.label).filter((p) => p !== b.part && /[a-z]/.test(p) && !b.part.includes(p));
-  if (others.length === 0) return null;
+/** The rest of a part after a brand's name at its start or end, when it is a product word ("metamaskonline" → "online"). */
+function gluedAffix(part: string, token: string): string | null {
+  const rest = part.startsWith(token) ? part.slice(token.length) : part.endsWith(token) ? part.slice(0, part.length - token.length) : null;
+  return rest !== null && BRAND_AFFIXES.has(rest) ? rest : null;
+}
+
+/**
+ * The brand's exact name beside another word in the registrable label: as one hyphen-separated
+ * word ("binance-trade"), or glued to a word that makes it read as the brand's own site or app
+ * ("metamaskonline", "polkastarterapp", "wwwbittrex").
+ */
+function wordCombo(view: HostView, index: ImpersonationIndex, brands: readonly BrandHit[]): Finding | null {
+  if (view.privateSuffix) return null;
+  let found: { b: BrandHit; words: string[] } | null = null;
+  for (const b of brands) {
+    if (b.labelIndex !== view.registrableIndex || b.entry.short || b.technique !== null) continue;
+    if (b.part === b.entry.token && view.label.includes("-")) {
+      const others = labelParts(view.label).filter((p) => p !== b.part && /[a-z]/.test(p) && !b.part.includes(p));
+      if (others.length > 0) found = { b, words: others };
+    } else {
+      const affix = gluedAffix(b.part, b.entry.token);
+      if (affix) found = { b, words: [affix] };
+    }
+    if (found) break;
+  }
+  if (!found) return null;
+  const { b, words } = found;
   return finding(
     "domain.combosquatting",
     "impersonation",
-    `Combines the name ${b.entry.brand.name} with “${others.join("”, “")}” in ${view.registrable}, which is not one of its known domains; the real site is ${b.entry.target}`,
-    { brand: b.entry.brand.id, target: b.entry.target, keyword: null, keywords: others, token: b.entry.token, label: view.label },
+    `Combines the name ${b.entry.brand.name} with “${words.join("”, “")}” in ${view.registrable}, which is not one of its known domains; the real site is ${b.entry.target}`,
+    { brand: b.entry.brand.id, target: b.entry.target, keyword: null, keywords: words, token: b.entry.token, label: view.label },
     index.source,
     HYPHENATED_COMBO_STRENGTH,
   );

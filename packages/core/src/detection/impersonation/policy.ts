@@ -60,8 +60,9 @@ export const PART_FACTOR = 0.85;
 export const SHORT_TOKEN_FACTOR = 0.85;
 /**
  * A brand's name written as a word of its own beside another, joined by a hyphen, in a name that
- * is not the brand's (`binance-trade.com`, `asia-coinbase.net`): combosquatting even when the other
- * word is not on the lure list. Just `high` alone (70 × 0.93 = 65); a name glued to another word
+ * is not the brand's (`binance-trade.com`, `asia-coinbase.net`), or glued to a word that makes it
+ * read as the brand's own site or app (`metamaskonline.com`): combosquatting even when the other
+ * word is not on the lure list. Just `high` alone (70 × 0.93 = 65); a name glued to any other word
  * (`localethereum`) stays the weaker brand-in-name signal, since compounds arise innocently.
  */
 export const HYPHENATED_COMBO_STRENGTH = 0.93;
