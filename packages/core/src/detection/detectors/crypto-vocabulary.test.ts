@@ -66,6 +66,7 @@ describe("crypto vocabulary", () => {
     "localethereum.com",
     "mycryptographyclass.com", // a long term inside an ordinary word
     "mylocalbitcoinsfan.com", // inside a brand's name (localbitcoins)
+    "coinbáse.com", // the ASCII letters of a punycode label are not what people see
   ])("%s does not count", (input) => {
     expect(find(input, "domain.crypto_term")).toBeUndefined();
   });

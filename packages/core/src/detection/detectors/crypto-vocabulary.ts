@@ -68,13 +68,23 @@ export function nameOf(entity: Entity, host: string): string {
   return suffix && host.endsWith(`.${suffix}`) ? host.slice(0, host.length - suffix.length - 1) : host;
 }
 
-/** Letters-only parts of a name: the runs between dots, hyphens, underscores and digits. */
+/**
+ * Letters-only parts of a name: the runs between dots, hyphens, underscores and digits. Punycode
+ * labels ("xn--coinbse-30a") are skipped: their ASCII letters are not the name people see (the
+ * homograph check reads those).
+ */
 function partsOf(name: string): string[] {
   const parts: string[] = [];
   let start = -1;
   for (let i = 0; i <= name.length; i++) {
+    if ((i === 0 || name.charCodeAt(i - 1) === 0x2e) && name.startsWith("xn--", i)) {
+      const dot = name.indexOf(".", i);
+      if (dot < 0) break;
+      i = dot;
+      continue;
+    }
     const c = i < name.length ? name.charCodeAt(i) : 0x2e;
-    const letter = (c >= 0x61 && c <= 0x7a) || c > 0x7f;
+    const letter = c >= 0x61 && c <= 0x7a;
     if (letter && start < 0) start = i;
     else if (!letter && start >= 0) {
       parts.push(name.slice(start, i));

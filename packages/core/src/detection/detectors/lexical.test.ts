@@ -72,4 +72,9 @@ describe("lexical features", () => {
   ])("%s is on a new generic TLD: %s", (input, expected) => {
     expect(codes(input).includes("domain.new_gtld")).toBe(expected);
   });
+
+  it("counts digits as written, not the digits of the punycode encoding", () => {
+    expect(codes("błcokchỉan.com")).not.toContain("domain.many_digits");
+    expect(codes("shop12345678.com")).toContain("domain.many_digits");
+  });
 });

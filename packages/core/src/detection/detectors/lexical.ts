@@ -208,7 +208,7 @@ export function lexicalFindings(entity: Entity, ref: ReferenceData): Finding[] {
     const strength = Math.min(1, (words[0]?.weight ?? 0) + 0.3 * (words[1]?.weight ?? 0));
     out.push({ code: "domain.risky_keyword", family: "lexical", message: `Name contains "${words.map((w) => w.word).join('", "')}", words typical of phishing`, evidence: { keywords: words.map((w) => w.word) }, source: source(ref, "keywords"), strength });
   }
-  // Count in the displayed (Unicode) form: punycode's own "xn--" and "-" are not the registrant's hyphens.
+  // Count in the displayed (Unicode) form: punycode's own "xn--", "-" and digits are not the registrant's.
   const shownLabel = label.startsWith("xn--") && typeof a.unicode === "string" ? (a.unicode.split(".")[a.unicode.split(".").length - suffix.split(".").length - 1] ?? label) : label;
   let hyphens = 0;
   for (let i = shownLabel.indexOf("-"); i >= 0; i = shownLabel.indexOf("-", i + 1)) hyphens++;
@@ -216,8 +216,8 @@ export function lexicalFindings(entity: Entity, ref: ReferenceData): Finding[] {
     out.push({ code: "domain.many_hyphens", family: "lexical", message: `${hyphens} hyphens in the name`, evidence: { hyphens }, source: lists, strength: Math.min(1, (hyphens - 1) / 3) });
   }
   let digits = 0;
-  for (let i = 0; i < label.length; i++) if (isDigit(label.charCodeAt(i))) digits++;
-  if (digits >= 4 && digits < label.length) {
+  for (let i = 0; i < shownLabel.length; i++) if (isDigit(shownLabel.charCodeAt(i))) digits++;
+  if (digits >= 4 && digits < shownLabel.length) {
     out.push({ code: "domain.many_digits", family: "lexical", message: `${digits} digits in the name`, evidence: { digits }, source: lists });
   }
   let depth = sub === "" ? 0 : 1;

@@ -197,6 +197,15 @@ describe("homographs (UTS #39 skeleton)", () => {
     expect(f.strength).toBe(1);
   });
 
+  it.each([
+    ["myeтherwallet.com", "myetherwallet"], // Cyrillic т: UTS #39 sends it to small capital ᴛ
+    ["myetнerwallet.com", "myetherwallet"], // Cyrillic н → ʜ
+    ["myεtherwallet.com", "myetherwallet"], // Greek ε → ꞓ
+    ["мyetherwallet.com", "myetherwallet"], // Cyrillic м → ʍ
+  ])("%s: letters the table sends to small capitals are read as the Latin letter they look like", (input, brand) => {
+    expect(one(input, "domain.homograph").evidence).toMatchObject({ brand, distance: 0 });
+  });
+
   it("reads a homograph with a further typo as ASCII, at lower strength", () => {
     const f = one("pаypall.com", "domain.homograph");
     expect(f.evidence).toMatchObject({ brand: "paypal", distance: 1 });

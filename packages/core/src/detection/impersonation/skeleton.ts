@@ -28,6 +28,19 @@ export function matchKey(s: string, confusables: ReadonlyMap<number, string>): s
 }
 
 /**
+ * Letters that UTS #39 sends to a small capital or another non-ASCII prototype, but that readers
+ * take for a lower-case Latin letter in a name: Cyrillic "т" (→ "ᴛ"), "н" (→ "ʜ"), "к" (→ "ĸ"),
+ * Greek "ε" and Cyrillic "є" (→ "ꞓ"), and letters the table leaves alone ("ɾ", "ŋ", "ꝇ").
+ * "myeтherwallet" reads as "myetherwallet".
+ */
+const READ_AS_LATIN: ReadonlyMap<string, string> = new Map([
+  ["ᴀ", "a"], ["ʙ", "b"], ["ᴄ", "c"], ["ᴅ", "d"], ["ᴇ", "e"], ["ꜰ", "f"], ["ɢ", "g"], ["ʜ", "h"], ["ɪ", "i"],
+  ["ᴊ", "j"], ["ᴋ", "k"], ["ʟ", "l"], ["ᴍ", "m"], ["ɴ", "n"], ["ᴏ", "o"], ["ᴘ", "p"], ["ʀ", "r"], ["ꜱ", "s"],
+  ["ᴛ", "t"], ["ᴜ", "u"], ["ᴠ", "v"], ["ᴡ", "w"], ["ʏ", "y"], ["ᴢ", "z"], ["ĸ", "k"], ["ꞓ", "e"], ["ɛ", "e"],
+  ["ʍ", "m"], ["ɾ", "r"], ["ƅ", "b"], ["ȴ", "l"], ["ꝇ", "l"], ["ŋ", "n"], ["þ", "p"],
+]);
+
+/**
  * A non-ASCII label read as plain ASCII: each non-ASCII character replaced by its look-alike
  * (accents dropped, then the confusables prototype), ASCII left as written. Used to run the
  * ordinary typo checks on a homograph that is not an exact copy ("pаypa1" with a Cyrillic "а").
@@ -46,8 +59,13 @@ export function asciiFold(s: string, confusables: ReadonlyMap<number, string>): 
       mapped += confusables.get(part.codePointAt(0) as number) ?? part;
     }
     mapped = mapped.normalize("NFD").replace(COMBINING_MARKS, "").toLowerCase();
-    for (let i = 0; i < mapped.length; i++) if (mapped.charCodeAt(i) >= 0x80) return null;
-    out += mapped;
+    let ascii = "";
+    for (const c of mapped) {
+      const read = c.charCodeAt(0) < 0x80 ? c : READ_AS_LATIN.get(c);
+      if (read === undefined) return null;
+      ascii += read;
+    }
+    out += ascii;
   }
   return out;
 }
