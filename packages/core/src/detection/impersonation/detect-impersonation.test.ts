@@ -206,6 +206,13 @@ describe("homographs (UTS #39 skeleton)", () => {
     expect(one(input, "domain.homograph").evidence).toMatchObject({ brand, distance: 0 });
   });
 
+  it("reads an internationalised name as ASCII for brand names and lure words (combosquatting behind accents)", () => {
+    const f = one("logín-blockchaín.com", "domain.combosquatting");
+    expect(f.evidence).toMatchObject({ brand: "blockchaincom", keyword: "login", shown: "logín-blockchaín" });
+    expect(f.message).toContain("look-alike letters");
+    expect(codes("münchen.de")).toEqual([]);
+  });
+
   it("reads a homograph with a further typo as ASCII, at lower strength", () => {
     const f = one("pаypall.com", "domain.homograph");
     expect(f.evidence).toMatchObject({ brand: "paypal", distance: 1 });

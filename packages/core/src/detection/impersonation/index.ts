@@ -8,8 +8,9 @@ import { brandPartFindings } from "./brand-parts.js";
 import type { ImpersonationIndex } from "./build-index.js";
 import { BestFindings } from "./findings.js";
 import { homographFinding } from "./homograph.js";
-import { hostView, isOfficialHost } from "./host-view.js";
+import { hostView, isOfficialHost, type HostView } from "./host-view.js";
 import { lookalikeFinding } from "./lookalike.js";
+import { asciiFold } from "./skeleton.js";
 import { embeddingFinding } from "./target-embedding.js";
 
 export { buildImpersonationIndex } from "./build-index.js";
@@ -32,5 +33,31 @@ export function detectImpersonation(entity: Entity, index: ImpersonationIndex): 
   out.add(embeddingFinding(view, index));
   if (!userContent) out.add(lookalikeFinding(view, index));
   for (const f of brandPartFindings(view, index, userContent)) out.add(f);
+  // An internationalised name read as ASCII ("logín-blockchaín" → "login-blockchain") is checked
+  // for brand names and lure words like any other: the accents only disguise them.
+  const folded = view.unicodeLabels === view.labels ? null : foldedView(view, index);
+  if (folded) {
+    const shown = view.unicodeLabels.slice(0, view.registrableIndex + 1).join(".");
+    for (const f of brandPartFindings(folded, index, userContent)) {
+      out.add({ ...f, message: `${f.message} (written “${shown}”, with look-alike letters)`, evidence: { ...f.evidence, shown } });
+    }
+  }
   return out.list();
+}
+
+/** The host with every internationalised label read as ASCII; null when some label has no ASCII reading or nothing changes. */
+function foldedView(view: HostView, index: ImpersonationIndex): HostView | null {
+  const labels: string[] = [];
+  for (let i = 0; i < view.labels.length; i++) {
+    const shown = view.unicodeLabels[i] as string;
+    if (shown === view.labels[i] || i > view.registrableIndex) {
+      labels.push(view.labels[i] as string);
+      continue;
+    }
+    const ascii = asciiFold(shown, index.confusables);
+    if (ascii === null) return null;
+    labels.push(ascii);
+  }
+  const label = labels[view.registrableIndex] as string;
+  return { ...view, host: labels.join("."), labels, unicodeLabels: labels, label, registrable: `${label}.${view.suffix}` };
 }
