@@ -69,6 +69,8 @@ export interface Brand {
    * "apple"): match them only as an exact label, never by edit distance or substring.
    */
   readonly shortTokens: readonly string[];
+  /** Short tokens whose misspellings still count as look-alikes ("blockchain": "blockchein" is no word). */
+  readonly typoTokens: readonly string[];
   /** Registrable domains the brand genuinely owns and serves its own content from. */
   readonly officialDomains: readonly string[];
   /**
@@ -140,6 +142,7 @@ export const brands: readonly Brand[] = freeze(
         category: b.category,
         tokens: freeze(b.tokens.map((t) => (typeof t === "string" ? t : t.token))),
         shortTokens: freeze(b.tokens.flatMap((t) => (typeof t === "string" ? [] : [t.token]))),
+        typoTokens: freeze(b.tokens.flatMap((t) => (typeof t !== "string" && t.typos ? [t.token] : []))),
         officialDomains: freeze([...b.official_domains]),
         userContentDomains: freeze([...b.user_content_domains]),
         officialHandles: Object.freeze(

@@ -66,7 +66,12 @@ const token = z.union([
     .refine((t) => t.length >= MIN_FUZZY_TOKEN_LENGTH, {
       message: `tokens shorter than ${MIN_FUZZY_TOKEN_LENGTH} characters must be written {"token": "...", "short": true}`,
     }),
-  z.strictObject({ token: z.string().regex(TOKEN_RE).min(2), short: z.literal(true) }),
+  z.strictObject({
+    token: z.string().regex(TOKEN_RE).min(2),
+    short: z.literal(true),
+    /** An ordinary word whose misspellings are not words ("blockchein"): typos count as look-alikes, the word itself only whole. */
+    typos: z.literal(true).optional(),
+  }),
 ]);
 
 const handles = z.strictObject(

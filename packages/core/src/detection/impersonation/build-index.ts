@@ -15,6 +15,8 @@ export interface TokenEntry {
   readonly brand: Brand;
   /** Exact-match-only (short or ordinary-word) token. */
   readonly short: boolean;
+  /** A short token whose misspellings still count (permutations and edit distance as for a distinctive one). */
+  readonly typos: boolean;
   /** The official domain this token stands for: the one named like it, or the brand's first. */
   readonly target: string;
   /** Public suffixes the brand's official domains use ("com", "co.uk"): a swap to one of them is no swap. */
@@ -114,6 +116,8 @@ export function buildImpersonationIndex(
 ): ImpersonationIndex {
   const version = options.version ?? dataVersions["svc/brands"] ?? "unknown";
   const commonWords = new Set(options.commonWords ?? COMMON_WORDS);
+  // Inflections of an ordinary word whose typos count ("blockchains") are ordinary words too.
+  for (const b of brands) for (const t of b.typoTokens) for (const ending of ["s", "es", "ed", "er", "ing"]) commonWords.add(t + ending);
   const tokens: TokenEntry[] = [];
   const tokenIds = new Map<string, number>();
   for (const brand of brands) {
@@ -121,7 +125,7 @@ export function buildImpersonationIndex(
     for (const token of brand.tokens) {
       if (tokenIds.has(token)) continue;
       tokenIds.set(token, tokens.length);
-      tokens.push({ token, brand, short: brand.shortTokens.includes(token), target: targetFor(token, brand), brandSuffixes });
+      tokens.push({ token, brand, short: brand.shortTokens.includes(token), typos: brand.typoTokens.includes(token), target: targetFor(token, brand), brandSuffixes });
     }
   }
 
@@ -133,7 +137,7 @@ export function buildImpersonationIndex(
   const tokensByTail = new Map<number, number[]>();
   const addPermutations = (id: number): void => {
     const t = tokens[id] as TokenEntry;
-    forEachPermutation(t.token, permutationTechniques(t.token.length, t.short), (p, technique) => {
+    forEachPermutation(t.token, permutationTechniques(t.token.length, t.short && !t.typos), (p, technique) => {
       if (technique !== "homoglyph" && p.length - (technique === "hyphenation" ? 1 : 0) < MIN_PERMUTATION_LENGTH) return;
       if (perms.has(p) || tokenIds.has(p) || commonWords.has(p)) return;
       perms.set(p, id * 16 + (TECHNIQUE_NUMBER.get(technique) as number));
@@ -146,6 +150,10 @@ export function buildImpersonationIndex(
       if (!skeletons.has(key)) skeletons.set(key, id);
     }
     addPermutations(id);
+    if (t.typos) {
+      const typoEdits = allowedEdits(t.token.length);
+      if (typoEdits !== 0) nearTokens.add(t.token, id, typoEdits);
+    }
     if (t.short) return;
     if (t.token.length >= MIN_AFFIX_TOKEN) {
       appendTo(tokensByHead, headKey(t.token), id);
@@ -231,7 +239,7 @@ export function buildImpersonationIndex(
     keywordsByTail,
     commonWords,
     outlines: buildOutlineIndex(tokens),
-    wordSwaps: wordSwapNames(tokens.filter((t) => !t.short).map((t) => t.token), options.englishWords ?? englishWords),
+    wordSwaps: wordSwapNames(tokens.filter((t) => !t.short || t.typos).map((t) => t.token), options.englishWords ?? englishWords),
     confusables,
     handlesByPlatform,
     handlesAnyPlatform,

@@ -50,7 +50,8 @@ export function lookalikeFinding(view: HostView, index: ImpersonationIndex): Fin
   // makes another word ("nfinity", "cobinhood"). Unless it is a look-alike character ("rn" for "m").
   let strength = best.technique !== "homoglyph" && best.technique !== "tld-swap" && best.seen.charCodeAt(0) !== entry.token.charCodeAt(0) ? best.strength * FIRST_LETTER_FACTOR : best.strength;
   // Another name made of ordinary words the way the brand's is ("metacask", "openspa"), not a misspelling.
-  const wordSwap = best.technique !== "homoglyph" && best.technique !== "tld-swap" && index.wordSwaps.has(best.seen.replaceAll("-", ""));
+  // (Also for a look-alike letter that makes another word: "blockchair" is "chair", not "chain" with an "r" for "n".)
+  const wordSwap = best.technique !== "tld-swap" && index.wordSwaps.has(best.seen.replaceAll("-", ""));
   if (wordSwap) strength *= WORD_SWAP_FACTOR;
   const message = best.technique === "tld-swap"
     ? `Uses the name ${entry.brand.name} on .${view.suffix}; the real site is ${entry.target}`

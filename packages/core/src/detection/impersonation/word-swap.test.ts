@@ -35,4 +35,10 @@ describe("names built from other words the way a brand's is", () => {
     expect(f).toBeDefined();
     expect(f?.evidence.word_swap).toBeUndefined();
   });
+
+  it("an ordinary-word name whose misspellings count (blockchain): typos are look-alikes, its inflections and word swaps are not full ones", () => {
+    expect(lookalike("blockchein.com")?.evidence).toMatchObject({ brand: "blockchaincom", token: "blockchain" });
+    expect(lookalike("blockchains.com")).toBeUndefined(); // the plural of an ordinary word is an ordinary word
+    expect(lookalike("blockchair.com")?.evidence).toMatchObject({ word_swap: true }); // "chair" for "chain", even though r/n look alike
+  });
 });
