@@ -6,6 +6,7 @@ import { forEachPermutation, PERMUTATION_TECHNIQUES, type PermutationTechnique }
 import { allowedEdits, MIN_PERMUTATION_LENGTH, permutationTechniques } from "./policy.js";
 import { asciiKeyTable, matchKey } from "./skeleton.js";
 import { headKey, tailKey } from "./affix-key.js";
+import { hashString, replacementHashes, StringFilter, type ReplacementHashes } from "./string-filter.js";
 
 /** One brand token, with what a reader should be shown when something imitates it. */
 export interface TokenEntry {
@@ -37,10 +38,18 @@ export interface ImpersonationIndex {
   readonly permutations: ReadonlyMap<string, number>;
   /** Edit-distance index over distinctive tokens (ids are token ids). */
   readonly nearTokens: DeletionIndex;
+  /**
+   * Every token, ordinary word and permutation: a string the filter rules out is none of them,
+   * which is the answer for almost every string looked up, at the cost of one pass over it.
+   */
+  readonly namedStrings: StringFilter;
   /** Skeleton match key (see skeleton.ts) → token id. */
   readonly skeletons: ReadonlyMap<string, number>;
+  /** The skeleton keys, filtered by `hashReplaced(s, asciiKeyHashes)` (the key's hash, without building the key). */
+  readonly skeletonFilter: StringFilter;
   /** Match key of each ASCII code point, so ASCII labels skip Unicode normalisation. */
   readonly asciiKeys: readonly string[];
+  readonly asciiKeyHashes: ReplacementHashes;
   readonly officialDomains: ReadonlyMap<string, Brand>;
   /** Official domains whose name may be embedded in another host ("paypal.com" → PayPal). */
   readonly embeddable: ReadonlyMap<string, Brand>;
@@ -152,6 +161,11 @@ export function buildImpersonationIndex(
     ids.sort((a, b) => (tokens[b] as TokenEntry).token.length - (tokens[a] as TokenEntry).token.length);
   }
 
+  const namedStrings = StringFilter.forCount(tokenIds.size + commonWords.size + perms.size);
+  for (const set of [tokenIds.keys(), commonWords, perms.keys()]) for (const x of set) namedStrings.add(x);
+  const skeletonFilter = StringFilter.forCount(skeletons.size);
+  for (const key of skeletons.keys()) skeletonFilter.addHash(hashString(key));
+
   const officialDomains = new Map<string, Brand>();
   const embeddable = new Map<string, Brand>();
   const embeddableGlued = new Map<string, string>();
@@ -212,8 +226,11 @@ export function buildImpersonationIndex(
     tokensByTail,
     permutations: perms,
     nearTokens,
+    namedStrings,
     skeletons,
+    skeletonFilter,
     asciiKeys,
+    asciiKeyHashes: replacementHashes(asciiKeys),
     officialDomains,
     embeddable,
     embeddableGlued,
