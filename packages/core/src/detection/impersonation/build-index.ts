@@ -6,7 +6,7 @@ import { forEachPermutation, PERMUTATION_TECHNIQUES, type PermutationTechnique }
 import { allowedEdits, MIN_PERMUTATION_LENGTH, permutationTechniques } from "./policy.js";
 import { asciiKeyTable, matchKey } from "./skeleton.js";
 import { headKey, tailKey } from "./affix-key.js";
-import { hashString, replacementHashes, StringFilter, type ReplacementHashes } from "./string-filter.js";
+import { hashString, replacementHashes, StringFilter, type ReplacementHashes } from "../string-filter.js";
 
 /** One brand token, with what a reader should be shown when something imitates it. */
 export interface TokenEntry {

@@ -3,7 +3,7 @@ import type { EditTechnique } from "./describe.js";
 import { boundedDamerauLevenshtein } from "./edit-distance.js";
 import { closeness } from "./policy.js";
 import { asciiMatchKey } from "./skeleton.js";
-import { hashReplaced, hashString } from "./string-filter.js";
+import { hashReplaced, hashString } from "../string-filter.js";
 
 /** A string that imitates a brand token without being it. */
 export interface TokenMatch {

@@ -1,8 +1,8 @@
 /**
  * A bit filter in front of a large string-keyed map. Almost every string a check looks up is in
- * no brand table (the precomputed permutations alone hold well over 100,000 strings), and a
- * `Map` lookup that finds nothing still hashes the string and walks a table several megabytes
- * wide: a few cache misses each. Testing two bits of a 256 KB array is one or two, and says
+ * no such map (no brand table holds an ordinary label; no block list holds most names screened),
+ * and a `Map` lookup that finds nothing still hashes the string and walks a table megabytes wide:
+ * a few cache misses each. Testing two bits of a much smaller array costs one or two, and says
  * "certainly absent" for all but about one string in a hundred. It never says "absent" for a
  * string that was added, so the map stays the authority and answers are unchanged.
  */

@@ -1,12 +1,12 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { unpackPermutation, type ImpersonationIndex } from "./build-index.js";
-import { boundedDamerauLevenshtein } from "./edit-distance.js";
-import { fuzzyTokenMatch, type TokenMatch } from "./label-match.js";
-import { closeness } from "./policy.js";
-import { asciiMatchKey } from "./skeleton.js";
+import { unpackPermutation, type ImpersonationIndex } from "./impersonation/build-index.js";
+import { boundedDamerauLevenshtein } from "./impersonation/edit-distance.js";
+import { fuzzyTokenMatch, type TokenMatch } from "./impersonation/label-match.js";
+import { closeness } from "./impersonation/policy.js";
+import { asciiMatchKey } from "./impersonation/skeleton.js";
 import { hashReplaced, hashString, replacementHashes, StringFilter } from "./string-filter.js";
-import { testIndex } from "./test-support.js";
+import { testIndex } from "./impersonation/test-support.js";
 
 const label = fc.stringMatching(/^[a-z0-9-]{0,24}$/);
 const unicodeish = fc.string({ unit: "binary", maxLength: 16 });
