@@ -53,6 +53,8 @@ export interface ImpersonationIndex {
   readonly officialDomains: ReadonlyMap<string, Brand>;
   /** Official domains whose name may be embedded in another host ("paypal.com" → PayPal). */
   readonly embeddable: ReadonlyMap<string, Brand>;
+  /** The first label of every embeddable domain ("paypal"): a host word that is none of them starts no embedded domain. */
+  readonly embeddableNames: ReadonlySet<string>;
   /** Embeddable `.com` official domains written without the dot ("paypalcom" → "paypal.com"). */
   readonly embeddableGlued: ReadonlyMap<string, string>;
   readonly userContentDomains: ReadonlySet<string>;
@@ -168,6 +170,7 @@ export function buildImpersonationIndex(
 
   const officialDomains = new Map<string, Brand>();
   const embeddable = new Map<string, Brand>();
+  const embeddableNames = new Set<string>();
   const embeddableGlued = new Map<string, string>();
   const userContentDomains = new Set<string>();
   for (const brand of brands) {
@@ -177,6 +180,7 @@ export function buildImpersonationIndex(
       // Only domains named by a brand token: "live.com" or "office.com" inside another host name is no evidence.
       if (name.length >= MIN_EMBEDDED_NAME && tokenIds.has(name) && !embeddable.has(d)) {
         embeddable.set(d, brand);
+        embeddableNames.add(name);
         // Glued only before "com", the one TLD everybody recognises without its dot ("paypalcom", not "binanceus").
         if (d.endsWith(".com") && d.indexOf(".") === d.length - 4) embeddableGlued.set(d.replaceAll(".", ""), d);
       }
@@ -233,6 +237,7 @@ export function buildImpersonationIndex(
     asciiKeyHashes: replacementHashes(asciiKeys),
     officialDomains,
     embeddable,
+    embeddableNames,
     embeddableGlued,
     userContentDomains,
     keywords,
