@@ -47,6 +47,19 @@ describe("InMemoryIntelIndex", () => {
     expect(i.size).toBe(2);
   });
 
+  it("finds every value after its filter has grown many times, and nothing else", () => {
+    const i = new InMemoryIntelIndex();
+    const name = (k: number): string => `site${k.toString(36)}.com`;
+    // Added in batches, so some values go into a filter that a later batch replaces.
+    for (let from = 0; from < 20_000; from += 1_500) {
+      const batch = Array.from({ length: Math.min(1_500, 20_000 - from) }, (_, k) => name(from + k));
+      i.addAll(batch.map((value) => ({ type: "domain" as const, value, list: "block" as const, label: "phishing", source: "feed" })));
+    }
+    expect(i.size).toBe(20_000);
+    for (let k = 0; k < 22_000; k++) expect(i.lookupSync(e(name(k))).length, name(k)).toBe(k < 20_000 ? 1 : 0);
+    expect(i.lookupSync(e("a.b.site1.com"))[0]).toMatchObject({ matched_on: "parent", matched_value: "site1.com" });
+  });
+
   it("reports a data version from the newest entry per source", async () => {
     expect(await index.version()).toBe("feed-a@2026-10-01");
   });

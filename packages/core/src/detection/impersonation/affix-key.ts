@@ -18,6 +18,9 @@ function keyAt(s: string, start: number): number {
   return k;
 }
 
+/** The key of four characters given by their codes: `headKey` of a string not yet built. */
+export const keyOfCodes = (a: number, b: number, c: number, d: number): number => ((digit(a) * 38 + digit(b)) * 38 + digit(c)) * 38 + digit(d);
+
 /** Key of the first four characters (the string must have at least four). */
 export const headKey = (s: string): number => keyAt(s, 0);
 /** Key of the last four characters (the string must have at least four). */

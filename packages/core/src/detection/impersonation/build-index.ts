@@ -8,6 +8,7 @@ import { forEachPermutation, PERMUTATION_TECHNIQUES, type PermutationTechnique }
 import { allowedEdits, MIN_PERMUTATION_LENGTH, permutationTechniques } from "./policy.js";
 import { asciiKeyTable, matchKey } from "./skeleton.js";
 import { headKey, tailKey } from "./affix-key.js";
+import { hashString, replacementHashes, StringFilter, type ReplacementHashes } from "../string-filter.js";
 
 /** One brand token, with what a reader should be shown when something imitates it. */
 export interface TokenEntry {
@@ -41,13 +42,23 @@ export interface ImpersonationIndex {
   readonly permutations: ReadonlyMap<string, number>;
   /** Edit-distance index over distinctive tokens (ids are token ids). */
   readonly nearTokens: DeletionIndex;
+  /**
+   * Every token, ordinary word and permutation: a string the filter rules out is none of them,
+   * which is the answer for almost every string looked up, at the cost of one pass over it.
+   */
+  readonly namedStrings: StringFilter;
   /** Skeleton match key (see skeleton.ts) → token id. */
   readonly skeletons: ReadonlyMap<string, number>;
+  /** The skeleton keys, filtered by `hashReplaced(s, asciiKeyHashes)` (the key's hash, without building the key). */
+  readonly skeletonFilter: StringFilter;
   /** Match key of each ASCII code point, so ASCII labels skip Unicode normalisation. */
   readonly asciiKeys: readonly string[];
+  readonly asciiKeyHashes: ReplacementHashes;
   readonly officialDomains: ReadonlyMap<string, Brand>;
   /** Official domains whose name may be embedded in another host ("paypal.com" → PayPal). */
   readonly embeddable: ReadonlyMap<string, Brand>;
+  /** The first label of every embeddable domain ("paypal"): a host word that is none of them starts no embedded domain. */
+  readonly embeddableNames: ReadonlySet<string>;
   /** Embeddable `.com` official domains written without the dot ("paypalcom" → "paypal.com"). */
   readonly embeddableGlued: ReadonlyMap<string, string>;
   readonly userContentDomains: ReadonlySet<string>;
@@ -168,8 +179,14 @@ export function buildImpersonationIndex(
     ids.sort((a, b) => (tokens[b] as TokenEntry).token.length - (tokens[a] as TokenEntry).token.length);
   }
 
+  const namedStrings = StringFilter.forCount(tokenIds.size + commonWords.size + perms.size);
+  for (const set of [tokenIds.keys(), commonWords, perms.keys()]) for (const x of set) namedStrings.add(x);
+  const skeletonFilter = StringFilter.forCount(skeletons.size);
+  for (const key of skeletons.keys()) skeletonFilter.addHash(hashString(key));
+
   const officialDomains = new Map<string, Brand>();
   const embeddable = new Map<string, Brand>();
+  const embeddableNames = new Set<string>();
   const embeddableGlued = new Map<string, string>();
   const userContentDomains = new Set<string>();
   for (const brand of brands) {
@@ -179,6 +196,7 @@ export function buildImpersonationIndex(
       // Only domains named by a brand token: "live.com" or "office.com" inside another host name is no evidence.
       if (name.length >= MIN_EMBEDDED_NAME && tokenIds.has(name) && !embeddable.has(d)) {
         embeddable.set(d, brand);
+        embeddableNames.add(name);
         // Glued only before "com", the one TLD everybody recognises without its dot ("paypalcom", not "binanceus").
         if (d.endsWith(".com") && d.indexOf(".") === d.length - 4) embeddableGlued.set(d.replaceAll(".", ""), d);
       }
@@ -228,10 +246,14 @@ export function buildImpersonationIndex(
     tokensByTail,
     permutations: perms,
     nearTokens,
+    namedStrings,
     skeletons,
+    skeletonFilter,
     asciiKeys,
+    asciiKeyHashes: replacementHashes(asciiKeys),
     officialDomains,
     embeddable,
+    embeddableNames,
     embeddableGlued,
     userContentDomains,
     keywords,

@@ -79,6 +79,17 @@ export class DeletionIndex {
   /** Scratch prefix hashes of the current query. */
   private readonly pre = new Int32Array(PREFIX + 1);
   private stamp = 0;
+  /**
+   * Words found under the deletions of the last query's prefix, in the order first found, with
+   * what decided them (the prefix and whether two edits were allowed). A check looks up several
+   * readings of one label (as written, without hyphens, without digits) that mostly share the
+   * prefix; the next such reading reuses the list and only confirms it against its own text.
+   */
+  private candidates = new Int32Array(16);
+  private candidateCount = 0;
+  private lastQuery = "";
+  private lastPrefix = -1;
+  private lastTwoEdits = false;
   private best = -1;
   private bestDistance = 3;
   private minLength = Number.POSITIVE_INFINITY;
@@ -89,6 +100,7 @@ export class DeletionIndex {
   /** Adds `word` (with the caller's `id`), matched within `maxDistance` (1 or 2). */
   add(word: string, id: number, maxDistance: 1 | 2): void {
     const slot = this.words.length;
+    this.lastPrefix = -1; // the remembered candidates lack this word
     this.words.push(word);
     this.limits.push(maxDistance);
     this.ids.push(id);
@@ -120,52 +132,74 @@ export class DeletionIndex {
   nearest(query: string): NearMatch | null {
     const n = query.length;
     if (n < this.minLength || n > this.maxLength) return null;
+    const p = Math.min(n, PREFIX);
+    const twoEdits = n >= this.twoEditsFrom;
+    if (p !== this.lastPrefix || twoEdits !== this.lastTwoEdits || !samePrefix(query, this.lastQuery, p)) {
+      this.collect(query, p, twoEdits);
+      this.lastQuery = query;
+      this.lastPrefix = p;
+      this.lastTwoEdits = twoEdits;
+    }
+    this.best = -1;
+    this.bestDistance = 3;
+    const candidates = this.candidates;
+    for (let k = 0; k < this.candidateCount; k++) this.confirm(query, candidates[k] as number);
+    const best = this.best;
+    return best < 0 ? null : { id: this.ids[best] as number, distance: this.bestDistance };
+  }
+
+  /** Fills `candidates` with the words stored under the prefix of `query` or any of its deletions. */
+  private collect(query: string, p: number, twoEdits: boolean): void {
+    this.candidateCount = 0;
     if (this.seen.length < this.words.length) this.seen = new Uint32Array(this.words.length);
     this.stamp = (this.stamp + 1) >>> 0;
     if (this.stamp === 0) {
       this.seen.fill(0);
       this.stamp = 1;
     }
-    this.best = -1;
-    this.bestDistance = 3;
-    const p = Math.min(n, PREFIX);
-    const twoEdits = n >= this.twoEditsFrom;
     // pre[k]: hash of the first k characters. Without position i: pre[i]·B^(p−i−1) + the rest.
     const pre = this.pre;
     pre[0] = 0;
     for (let k = 0; k < p; k++) pre[k + 1] = (Math.imul(pre[k] as number, BASE) + query.charCodeAt(k)) | 0;
     const whole = pre[p] as number;
-    this.consider(query, mix(whole));
+    this.consider(mix(whole));
     for (let i = 0; i < p; i++) {
       // Characters after i, as a hash of their own: whole − pre[i+1]·B^(p−i−1).
       const afterI = (whole - Math.imul(pre[i + 1] as number, POW[p - i - 1] as number)) | 0;
-      this.consider(query, mix((Math.imul(pre[i] as number, POW[p - i - 1] as number) + afterI) | 0));
+      this.consider(mix((Math.imul(pre[i] as number, POW[p - i - 1] as number) + afterI) | 0));
       if (!twoEdits) continue;
       for (let j = i + 1; j < p; j++) {
         // Between i and j (exclusive), then after j.
         const between = ((pre[j] as number) - Math.imul(pre[i + 1] as number, POW[j - i - 1] as number)) | 0;
         const afterJ = (whole - Math.imul(pre[j + 1] as number, POW[p - j - 1] as number)) | 0;
         const head = (Math.imul(pre[i] as number, POW[j - i - 1] as number) + between) | 0;
-        this.consider(query, mix((Math.imul(head, POW[p - j - 1] as number) + afterJ) | 0));
+        this.consider(mix((Math.imul(head, POW[p - j - 1] as number) + afterJ) | 0));
       }
     }
-    const best = this.best;
-    return best < 0 ? null : { id: this.ids[best] as number, distance: this.bestDistance };
   }
 
-  /** Confirms the words stored under one deletion against the query (a method, not a closure: this is the hot loop). */
-  private consider(query: string, key: number): void {
+  /** Adds the words stored under one deletion to `candidates` (a method, not a closure: this is the hot loop). */
+  private consider(key: number): void {
     const bit = key & (FILTER_BITS - 1);
     if (((this.filter[bit >>> 5] as number) & (1 << (bit & 31))) === 0) return;
     const slots = this.byDeletion.get(key);
     if (slots === undefined) return;
-    if (typeof slots === "number") this.confirm(query, slots);
-    else for (const s of slots) this.confirm(query, s);
+    if (typeof slots === "number") this.candidate(slots);
+    else for (const s of slots) this.candidate(s);
+  }
+
+  private candidate(slot: number): void {
+    if (this.seen[slot] === this.stamp) return;
+    this.seen[slot] = this.stamp;
+    if (this.candidateCount === this.candidates.length) {
+      const grown = new Int32Array(this.candidates.length * 2);
+      grown.set(this.candidates);
+      this.candidates = grown;
+    }
+    this.candidates[this.candidateCount++] = slot;
   }
 
   private confirm(query: string, slot: number): void {
-    if (this.seen[slot] === this.stamp) return;
-    this.seen[slot] = this.stamp;
     const word = this.words[slot] as string;
     if (word === query) return;
     const limit = this.limits[slot] as number;
@@ -176,4 +210,10 @@ export class DeletionIndex {
       this.bestDistance = d;
     }
   }
+}
+
+/** The first `p` characters of `a` and `b` are the same (both are at least `p` long). */
+function samePrefix(a: string, b: string, p: number): boolean {
+  for (let i = 0; i < p; i++) if (a.charCodeAt(i) !== b.charCodeAt(i)) return false;
+  return true;
 }

@@ -105,4 +105,27 @@ describe("DeletionIndex (symmetric deletion, prefix-limited)", () => {
       { numRuns: 3000 },
     );
   });
+
+  it("answers readings that share a prefix one after another as it answers each alone", () => {
+    // Readings of one label, as a check asks for them: as written, with more glued on, cut short.
+    const readings = fc.tuple(fc.constantFrom(...words), fc.stringMatching(/^[a-z0-9]{0,6}$/), fc.nat(12)).map(([w, extra, cut]) => {
+      const typo = w.slice(0, 7) + extra + w.slice(7);
+      const otherFirst = String.fromCharCode(typo.charCodeAt(0) ^ 1) + typo.slice(1);
+      return [typo, typo.replace(/\d/g, ""), w + extra, otherFirst, typo.slice(0, Math.max(7, typo.length - cut)), w.slice(0, 7) + "q"];
+    });
+    fc.assert(
+      fc.property(readings, (qs) => {
+        for (const q of qs) expect(index.nearest(q), q).toEqual(brute(q));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("finds a word added after a query with the same prefix", () => {
+    const own = new DeletionIndex();
+    own.add("metamask", 0, 1);
+    expect(own.nearest("metamasks")).toEqual({ id: 0, distance: 1 });
+    own.add("metamasks2", 1, 1);
+    expect(own.nearest("metamasks")).toEqual({ id: 1, distance: 1 });
+  });
 });

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { describeEdit } from "./describe.js";
 import { BestFindings, finding } from "./findings.js";
@@ -34,6 +35,27 @@ describe("labelParts", () => {
   ])("%s → %j", (label, parts) => {
     expect(labelParts(label)).toEqual(parts);
   });
+});
+
+describe("labelParts (character loop)", () => {
+  /** The definition: split at hyphens, and each part with digits also at runs of digits. */
+  function bySplitting(label: string): string[] {
+    const out: string[] = [];
+    for (const part of label.split("-")) {
+      if (part.length === 0) continue;
+      out.push(part);
+      if (/\d/.test(part)) for (const piece of part.split(/\d+/)) if (piece.length > 0) out.push(piece);
+    }
+    return out;
+  }
+
+  it("cuts any label as splitting it would", () =>
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z0-9-]{0,30}$/), (label) => {
+        expect(labelParts(label)).toEqual(bySplitting(label));
+      }),
+      { numRuns: 3000 },
+    ));
 });
 
 describe("isOfficialHost", () => {

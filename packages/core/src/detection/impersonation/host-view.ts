@@ -49,12 +49,23 @@ export function hostView(entity: Entity): HostView | null {
   };
 }
 
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+
 function hasDigit(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x30 && c <= 0x39) return true;
-  }
+  for (let i = 0; i < s.length; i++) if (isDigit(s.charCodeAt(i))) return true;
   return false;
+}
+
+/** Pushes `part` and, when it contains digits, each run of non-digits in it ("office365x" → "office", "x"). */
+function pushPart(part: string, out: string[]): void {
+  out.push(part);
+  if (!hasDigit(part)) return;
+  let run = 0;
+  for (let i = 0; i <= part.length; i++) {
+    if (i < part.length && !isDigit(part.charCodeAt(i))) continue;
+    if (i > run) out.push(part.slice(run, i));
+    run = i + 1;
+  }
 }
 
 let lastLabel = "";
@@ -65,11 +76,12 @@ export function labelParts(label: string): readonly string[] {
   // A check asks for the parts of the same label several times in a row.
   if (label === lastLabel) return lastParts;
   const out: string[] = [];
-  for (const part of label.split("-")) {
-    if (part.length === 0) continue;
-    out.push(part);
-    // Tokens such as "1inch" and "office365" contain digits, so the undivided part is kept as well.
-    if (hasDigit(part)) for (const piece of part.split(/\d+/)) if (piece.length > 0) out.push(piece);
+  // Tokens such as "1inch" and "office365" contain digits, so the undivided part is kept as well.
+  let start = 0;
+  for (let i = 0; i <= label.length; i++) {
+    if (i < label.length && label.charCodeAt(i) !== 0x2d) continue;
+    if (i > start) pushPart(label.slice(start, i), out);
+    start = i + 1;
   }
   lastLabel = label;
   lastParts = out;

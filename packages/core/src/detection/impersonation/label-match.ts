@@ -3,6 +3,7 @@ import type { EditTechnique } from "./describe.js";
 import { boundedDamerauLevenshtein } from "./edit-distance.js";
 import { closeness } from "./policy.js";
 import { asciiMatchKey } from "./skeleton.js";
+import { hashReplaced, hashString } from "../string-filter.js";
 
 /** A string that imitates a brand token without being it. */
 export interface TokenMatch {
@@ -32,8 +33,11 @@ function mayBeSkeletonCopy(s: string): boolean {
  * `editDistance: false` skips the last step, for strings the caller also checks another way.
  */
 export function fuzzyTokenMatch(s: string, index: ImpersonationIndex, editDistance = true): TokenMatch | null {
-  if (s.length < 4 || index.tokenIds.has(s) || index.commonWords.has(s)) return null;
-  const packed = index.permutations.get(s);
+  if (s.length < 4) return null;
+  // The filter spares the three map lookups below for the many strings that are none of these.
+  const named = index.namedStrings.mayContainHash(hashString(s));
+  if (named && (index.tokenIds.has(s) || index.commonWords.has(s))) return null;
+  const packed = named ? index.permutations.get(s) : undefined;
   if (packed !== undefined) {
     const { id, technique } = unpackPermutation(packed);
     const token = (index.tokens[id] as { token: string }).token;
@@ -43,7 +47,7 @@ export function fuzzyTokenMatch(s: string, index: ImpersonationIndex, editDistan
   }
   // In [a-z0-9-] only "0", "1", "i" and "m" have another skeleton; single swaps are permutations
   // already, so the skeleton only adds combinations, which need a digit or an "rn".
-  const sid = mayBeSkeletonCopy(s) ? index.skeletons.get(asciiMatchKey(s, index.asciiKeys)) : undefined;
+  const sid = mayBeSkeletonCopy(s) && index.skeletonFilter.mayContainHash(hashReplaced(s, index.asciiKeyHashes)) ? index.skeletons.get(asciiMatchKey(s, index.asciiKeys)) : undefined;
   if (sid !== undefined) {
     const token = (index.tokens[sid] as { token: string }).token;
     return { id: sid, technique: "homoglyph", distance: boundedDamerauLevenshtein(s, token, 9), strength: 1 };

@@ -6,6 +6,11 @@ import type { HostView } from "./host-view.js";
 /** A word of two or three letters and then digits only: "com136347135". */
 const SUFFIX_THEN_DIGITS = /^([a-z]{2,3})(\d+)$/;
 
+const endsWithDigit = (w: string): boolean => {
+  const c = w.charCodeAt(w.length - 1);
+  return c >= 0x30 && c <= 0x39;
+};
+
 /** Longest official domain, in labels, looked for inside a host ("amazon.com.au"). */
 const MAX_EMBEDDED_LABELS = 4;
 
@@ -24,7 +29,7 @@ export function embeddingFinding(view: HostView, index: ImpersonationIndex): Fin
     for (const w of (view.labels[i] as string).split("-")) {
       if (!w) continue;
       // "binance.com136347135.ml": a top-level domain glued to digits reads as the domain's end.
-      const glued = SUFFIX_THEN_DIGITS.exec(w);
+      const glued = endsWithDigit(w) ? SUFFIX_THEN_DIGITS.exec(w) : null;
       if (glued) words.push(glued[1] as string, glued[2] as string);
       else words.push(w);
     }
@@ -32,6 +37,8 @@ export function embeddingFinding(view: HostView, index: ImpersonationIndex): Fin
   let hit: string | null = null;
   for (let i = 0; i + 1 < words.length && !hit; i++) {
     hit = index.embeddableGlued.get(words[i] as string) ?? null;
+    // Only a word that names an embeddable domain can start one: most words need no candidates built.
+    if (hit || !index.embeddableNames.has(words[i] as string)) continue;
     let candidate = words[i] as string;
     for (let n = 2; !hit && n <= MAX_EMBEDDED_LABELS && i + n < words.length; n++) {
       candidate += `.${words[i + n - 1] as string}`;

@@ -1,0 +1,116 @@
+/**
+ * A bit filter in front of a large string-keyed map. Almost every string a check looks up is in
+ * no such map (no brand table holds an ordinary label; no block list holds most names screened),
+ * and a `Map` lookup that finds nothing still hashes the string and walks a table megabytes wide:
+ * a few cache misses each. Testing two bits of a much smaller array costs one or two, and says
+ * "certainly absent" for all but about one string in a hundred. It never says "absent" for a
+ * string that was added, so the map stays the authority and answers are unchanged.
+ */
+
+const BASE = 0x01000193;
+
+/** murmur3's 32-bit finaliser: spreads the polynomial hash over all bits. */
+function mix(h: number): number {
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h | 0;
+}
+
+/** Polynomial hash of the UTF-16 code units of `s`, mixed. Read in one pass, no string built. */
+export function hashString(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(h, BASE) + s.charCodeAt(i)) | 0;
+  return mix(h);
+}
+
+/**
+ * `hashString` of the string made by replacing each UTF-16 unit `c` of `s` with `table[c]`
+ * (units beyond the table stand for themselves), computed without building that string. Each
+ * replacement's own hash and length are precomputed by `replacementHashes`, since the polynomial
+ * hash of a concatenation is hash(a)·BASE^|b| + hash(b).
+ */
+export function hashReplaced(s: string, table: ReplacementHashes): number {
+  const { mul, add } = table;
+  let h = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    h = c < mul.length ? (Math.imul(h, mul[c] as number) + (add[c] as number)) | 0 : (Math.imul(h, BASE) + c) | 0;
+  }
+  return mix(h);
+}
+
+export interface ReplacementHashes {
+  /** BASE^(length of the replacement), per code unit. */
+  readonly mul: Int32Array;
+  /** Unmixed polynomial hash of the replacement, per code unit. */
+  readonly add: Int32Array;
+}
+
+/** What `hashReplaced` needs to know of a replacement table (`table[c]` replaces code unit `c`). */
+export function replacementHashes(table: readonly string[]): ReplacementHashes {
+  const mul = new Int32Array(table.length);
+  const add = new Int32Array(table.length);
+  for (let c = 0; c < table.length; c++) {
+    const r = table[c] as string;
+    let m = 1;
+    let h = 0;
+    for (let i = 0; i < r.length; i++) {
+      m = Math.imul(m, BASE);
+      h = (Math.imul(h, BASE) + r.charCodeAt(i)) | 0;
+    }
+    mul[c] = m;
+    add[c] = h;
+  }
+  return { mul, add };
+}
+
+/**
+ * Two bits per member (from two independent-enough positions of its hash) in 2^`log2Bits` bits.
+ * With n members the chance that an absent string passes is about (1 − e^(−2n/2^log2Bits))².
+ */
+export class StringFilter {
+  private readonly bits: Uint32Array;
+  private readonly mask: number;
+
+  constructor(log2Bits: number) {
+    this.bits = new Uint32Array(Math.max(1, 2 ** log2Bits / 32));
+    this.mask = 2 ** log2Bits - 1;
+  }
+
+  /** A filter sized for `count` members at about 1 % false positives (16 bits per member). */
+  static forCount(count: number): StringFilter {
+    return new StringFilter(Math.max(10, Math.ceil(Math.log2(Math.max(1, count) * 16))));
+  }
+
+  /** Adds a member by its `hashString` (or `hashReplaced`) value. */
+  addHash(h: number): void {
+    this.set(h & this.mask);
+    this.set(second(h) & this.mask);
+  }
+
+  add(s: string): void {
+    this.addHash(hashString(s));
+  }
+
+  /** False only when no member has this hash. */
+  mayContainHash(h: number): boolean {
+    return this.test(h & this.mask) && this.test(second(h) & this.mask);
+  }
+
+  private set(bit: number): void {
+    this.bits[bit >>> 5] = (this.bits[bit >>> 5] as number) | (1 << (bit & 31));
+  }
+
+  private test(bit: number): boolean {
+    return ((this.bits[bit >>> 5] as number) & (1 << (bit & 31))) !== 0;
+  }
+}
+
+/** The second bit position: the hash multiplied by an odd constant and rotated, so its high bits count too. */
+function second(h: number): number {
+  const x = Math.imul(h, 0x9e3779b1);
+  return (x >>> 15) | (x << 17);
+}
