@@ -19,6 +19,12 @@ function mix(h: number): number {
   return h | 0;
 }
 
+/** One step of `hashString`'s polynomial: for a caller hashing a string it never builds. */
+export const hashStep = (h: number, c: number): number => (Math.imul(h, BASE) + c) | 0;
+
+/** The last step of `hashString`: the polynomial (started at 0, fed by `hashStep`), mixed. */
+export const hashFinish = (h: number): number => mix(h);
+
 /** Polynomial hash of the UTF-16 code units of `s`, mixed. Read in one pass, no string built. */
 export function hashString(s: string): number {
   let h = 0;
