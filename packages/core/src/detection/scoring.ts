@@ -55,7 +55,8 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
   // Award points: rule weight × strength; nothing when an allowlist overrides.
   // Combine: damped noisy-OR within a family (capped), plain noisy-OR across families.
   const points: number[] = new Array<number>(findings.length);
-  const byFamily = new Map<Family, number[]>();
+  // Families with points, in the order first seen (the order the noisy-OR multiplies them in).
+  const families: Family[] = [];
   let strongest = 0;
   for (let i = 0; i < findings.length; i++) {
     const f = findings[i] as Finding;
@@ -64,14 +65,15 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
     const p = allowlisted && !f.code.startsWith("intel.allow") ? 0 : Math.round(raw);
     points[i] = p;
     if (p > strongest) strongest = p;
-    if (p <= 0) continue;
-    const list = byFamily.get(f.family);
-    if (list) list.push(p / 100);
-    else byFamily.set(f.family, [p / 100]);
+    if (p > 0 && !families.includes(f.family)) families.push(f.family);
   }
   let clean = 1; // probability that no family is right
   let agreeing = 0;
-  for (const [family, ps] of byFamily) {
+  for (const family of families) {
+    // The family's points in finding order, strongest first (in a scratch array: no map of lists per check).
+    const ps = familyPoints;
+    ps.length = 0;
+    for (let i = 0; i < findings.length; i++) if ((points[i] as number) > 0 && (findings[i] as Finding).family === family) ps.push((points[i] as number) / 100);
     if (ps.length > 1) insertionSort(ps, descending);
     let none = 1;
     for (let i = 0; i < ps.length; i++) none *= 1 - (i === 0 ? (ps[i] as number) : (ps[i] as number) * rs.withinFamilyDamping);
@@ -135,6 +137,8 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
 }
 
 const descending = (a: number, b: number): number => b - a;
+/** Scratch for one family's points at a time (scoring is synchronous: never shared between calls). */
+const familyPoints: number[] = [];
 
 /**
  * Sorts in place, stably, as `Array.prototype.sort` does: the same order for the same

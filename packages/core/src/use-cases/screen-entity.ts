@@ -220,7 +220,8 @@ function assemble(entity: Entity, deps: ScreeningDeps, options: { thresholds?: T
   if (g.intel.value) {
     evaluated.push("intel");
     // Where anyone can publish or get a mailbox, the owner's allowlisting does not vouch for the entity.
-    pushAll(findings, intelFindings(g.intel.value, (d) => ref.userContentDomains.has(d) || (entity.type === "email" && ref.freeEmail.has(d))));
+    // (Most entities are on no list: nothing to judge.)
+    if (g.intel.value.length > 0) pushAll(findings, intelFindings(g.intel.value, (d) => ref.userContentDomains.has(d) || (entity.type === "email" && ref.freeEmail.has(d))));
   }
   if (g.reports) {
     outcomes.push(g.reports.outcome);
