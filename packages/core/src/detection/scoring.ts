@@ -61,6 +61,7 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
   for (let i = 0; i < findings.length; i++) {
     const f = findings[i] as Finding;
     const rule = rs.rules[f.code];
+    ruleOf[i] = rule;
     const raw = rule ? rule.points * clamp01(f.strength ?? 1) : 0;
     const p = allowlisted && !f.code.startsWith("intel.allow") ? 0 : Math.round(raw);
     points[i] = p;
@@ -110,7 +111,7 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
   const signals: Signal[] = new Array<Signal>(findings.length);
   for (let i = 0; i < findings.length; i++) {
     const f = findings[i] as Finding;
-    const rule = rs.rules[f.code];
+    const rule = ruleOf[i];
     const p = points[i] as number;
     signals[i] = {
       code: f.code,
@@ -137,6 +138,8 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
 }
 
 const descending = (a: number, b: number): number => b - a;
+/** Scratch: the rule of each finding, looked up once per call (the ruleset is a large keyed object). */
+const ruleOf: (Ruleset["rules"][string] | undefined)[] = [];
 /** Scratch for one family's points at a time (scoring is synchronous: never shared between calls). */
 const familyPoints: number[] = [];
 

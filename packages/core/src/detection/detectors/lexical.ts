@@ -257,13 +257,17 @@ export function lexicalFindings(entity: Entity, ref: ReferenceData): Finding[] {
   }
   // Count in the displayed (Unicode) form: punycode's own "xn--", "-" and digits are not the registrant's.
   const shownLabel = label.startsWith("xn--") && typeof a.unicode === "string" ? (a.unicode.split(".")[a.unicode.split(".").length - suffix.split(".").length - 1] ?? label) : label;
+  // Hyphens and digits counted in one pass (and from them, the letters left without them).
   let hyphens = 0;
-  for (let i = shownLabel.indexOf("-"); i >= 0; i = shownLabel.indexOf("-", i + 1)) hyphens++;
+  let digits = 0;
+  for (let i = 0; i < shownLabel.length; i++) {
+    const c = shownLabel.charCodeAt(i);
+    if (c === 0x2d) hyphens++;
+    else if (isDigit(c)) digits++;
+  }
   if (hyphens >= 2) {
     out.push({ code: "domain.many_hyphens", family: "lexical", message: `${hyphens} hyphens in the name`, evidence: { hyphens }, source: lists, strength: Math.min(1, (hyphens - 1) / 3) });
   }
-  let digits = 0;
-  for (let i = 0; i < shownLabel.length; i++) if (isDigit(shownLabel.charCodeAt(i))) digits++;
   if (digits >= 4 && digits < shownLabel.length) {
     out.push({ code: "domain.many_digits", family: "lexical", message: `${digits} digits in the name`, evidence: { digits }, source: lists });
   }
@@ -275,9 +279,8 @@ export function lexicalFindings(entity: Entity, ref: ReferenceData): Finding[] {
   if (host.length >= 40) {
     out.push({ code: "domain.long_name", family: "lexical", message: `Very long host name (${host.length} characters)`, evidence: { length: host.length }, source: lists });
   }
-  // The label without hyphens and digits, counted rather than built.
-  let bare = 0;
-  for (let i = 0; i < label.length; i++) if (isBareLetter(label.charCodeAt(i))) bare++;
+  // The label without hyphens and digits, counted rather than built (a punycode label is never read so).
+  const bare = shownLabel === label ? label.length - hyphens - digits : 0;
   if (bare >= 12 && !label.startsWith("xn--") && looksGenerated(label, bare)) {
     const h = entropy(label, bare);
     out.push({ code: "domain.high_entropy", family: "lexical", message: "Name looks machine-generated (random letters)", evidence: { entropy: Math.round(h * 100) / 100 }, source: lists, strength: Math.min(1, Math.max(0.5, (h - 3.3) / 0.6)) });
