@@ -84,7 +84,7 @@ const NO_KEYWORDS: readonly { word: string; weight: number }[] = Object.freeze([
  */
 function keywordsIn(parts: readonly string[], ref: ReferenceData): readonly { word: string; weight: number }[] {
   let hits: Map<string, number> | null = null;
-  const { starts, filter } = keywordTables(ref.keywords);
+  const { starts, startsFilter, filter } = keywordTables(ref.keywords);
   for (const part of parts) {
     if (part.length < 3) continue;
     const exact = ref.keywords.get(part);
@@ -92,12 +92,13 @@ function keywordsIn(parts: readonly string[], ref: ReferenceData): readonly { wo
       (hits ??= new Map()).set(part, exact.weight);
       continue;
     }
-    if (part.length < 6 || !starts.has(part.slice(0, 3))) continue;
-    // Heads hashed as they grow: only a head the filter may hold is cut out and looked up.
+    if (part.length < 6) continue;
+    // Heads hashed as they grow: only a head the filters may hold is cut out and looked up.
     let h = 0;
-    for (let k = 0; k < 2; k++) h = hashStep(h, part.charCodeAt(k));
+    for (let k = 0; k < 3; k++) h = hashStep(h, part.charCodeAt(k));
+    if (!startsFilter.mayContainHash(hashFinish(h)) || !starts.has(part.slice(0, 3))) continue;
     for (let cut = 3; cut <= part.length - 3; cut++) {
-      h = hashStep(h, part.charCodeAt(cut - 1));
+      if (cut > 3) h = hashStep(h, part.charCodeAt(cut - 1));
       if (!filter.mayContainHash(hashFinish(h))) continue;
       const head = ref.keywords.get(part.slice(0, cut));
       const tail = head ? ref.keywords.get(part.slice(cut)) : undefined;
@@ -112,18 +113,28 @@ function keywordsIn(parts: readonly string[], ref: ReferenceData): readonly { wo
   return [...hits].map(([word, weight]) => ({ word, weight })).sort((a, b) => b.weight - a.weight);
 }
 
-const tablesCache = new WeakMap<ReferenceData["keywords"], { starts: ReadonlySet<string>; filter: StringFilter }>();
+interface KeywordTables {
+  readonly starts: ReadonlySet<string>;
+  /** `starts` as a bit filter, tested before a part's first three letters are cut out. */
+  readonly startsFilter: StringFilter;
+  readonly filter: StringFilter;
+}
+
+const tablesCache = new WeakMap<ReferenceData["keywords"], KeywordTables>();
 
 /**
  * The first three letters of every keyword (a part that starts with none of them holds no two
  * run together), and the keywords as a bit filter (most heads of a part are no keyword).
  */
-function keywordTables(keywords: ReferenceData["keywords"]): { starts: ReadonlySet<string>; filter: StringFilter } {
+function keywordTables(keywords: ReferenceData["keywords"]): KeywordTables {
   let tables = tablesCache.get(keywords);
   if (!tables) {
     const filter = StringFilter.forCount(keywords.size);
     for (const k of keywords.keys()) filter.add(k);
-    tables = { starts: new Set([...keywords.keys()].map((k) => k.slice(0, 3))), filter };
+    const starts = new Set([...keywords.keys()].map((k) => k.slice(0, 3)));
+    const startsFilter = StringFilter.forCount(starts.size);
+    for (const s of starts) startsFilter.add(s);
+    tables = { starts, startsFilter, filter };
     tablesCache.set(keywords, tables);
   }
   return tables;
