@@ -15,37 +15,49 @@ import { screenEntity, type ScreeningDeps, type ScreenResult } from "./use-cases
 export const systemClock: Clock = { now: () => new Date() };
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
-/** Every pair of Crockford characters, indexed by 10 bits. */
-const PAIRS: readonly string[] = Array.from({ length: 1024 }, (_, i) => (CROCKFORD[i >>> 5] as string) + (CROCKFORD[i & 31] as string));
+/** Character codes of the Crockford alphabet, by 5-bit value. */
+const CROCKFORD_CODES: Uint16Array = Uint16Array.from(CROCKFORD, (ch) => ch.charCodeAt(0));
+/** The Crockford character code of a byte's low 5 bits. */
+const crockford = (byte: number): number => CROCKFORD_CODES[byte & 31] as number;
+
 /** Time-ordered ids: 10 characters of milliseconds, then 16 random ones (ULID layout). */
 export const randomIds = (clock: Clock = systemClock): IdGenerator => {
   // Random bytes fetched in blocks: one system call per 256 ids instead of one per id.
   const pool = new Uint8Array(4096);
   let used = pool.length;
-  // The time part is the same for every id of one millisecond.
+  // "prefix_" and the time part are the same for every id of one prefix and millisecond.
   let lastMs = Number.NaN;
-  let time = "";
+  let lastPrefix = "";
+  let head = "";
   return {
   next(prefix: string): string {
     const ms = clock.now().getTime();
-    if (ms !== lastMs) {
+    if (ms !== lastMs || prefix !== lastPrefix) {
       lastMs = ms;
+      lastPrefix = prefix;
       let t = ms;
-      time = "";
+      let time = "";
       for (let i = 0; i < 10; i++) {
         time = CROCKFORD[t % 32] + time;
         t = Math.floor(t / 32);
       }
+      head = `${prefix}_${time}`;
     }
     if (used + 16 > pool.length) {
       globalThis.crypto.getRandomValues(pool);
       used = 0;
     }
-    // Two random characters per table lookup (10 bits of two bytes).
-    let rand = "";
-    for (let i = 0; i < 16; i += 2) rand += PAIRS[(((pool[used + i] as number) & 31) << 5) | ((pool[used + i + 1] as number) & 31)];
+    // One character per random byte, made as one flat string rather than joined from pieces.
+    const p = pool;
+    const u = used;
+    const rand = String.fromCharCode(
+      crockford(p[u] as number), crockford(p[u + 1] as number), crockford(p[u + 2] as number), crockford(p[u + 3] as number),
+      crockford(p[u + 4] as number), crockford(p[u + 5] as number), crockford(p[u + 6] as number), crockford(p[u + 7] as number),
+      crockford(p[u + 8] as number), crockford(p[u + 9] as number), crockford(p[u + 10] as number), crockford(p[u + 11] as number),
+      crockford(p[u + 12] as number), crockford(p[u + 13] as number), crockford(p[u + 14] as number), crockford(p[u + 15] as number),
+    );
     used += 16;
-    return `${prefix}_${time}${rand}`;
+    return head + rand;
   },
   };
 };

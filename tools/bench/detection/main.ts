@@ -96,7 +96,7 @@ const screener = createScreener({ intel: index });
 const BRANDISH = ["paypa1.com", "metamask-io.claim-airdrop.xyz", "secure-binance-login.top", "coinbase-support.help", "app-uniswap.org", "opensea-nft.site", "myetherwalIet.com", "ledger-live-update.com"];
 const fresh = Array.from({ length: 20_000 }, (_, i) => syntheticDomain(ENTRIES * 3 + i));
 // Domain queries: 10 % listed, 5 % brand lookalikes, 85 % unknown names.
-const domains = Array.from({ length: 20_000 }, (_, i) => (i % 10 === 0 ? (listed.domain[i % listed.domain.length] as string) : i % 20 === 1 ? (BRANDISH[i % BRANDISH.length] as string) : (fresh[i] as string)));
+const domains = Array.from({ length: 20_000 }, (_, i) => (i % 10 === 0 ? (listed.domain[i % listed.domain.length] as string) : i % 20 === 1 ? (BRANDISH[Math.floor(i / 20) % BRANDISH.length] as string) : (fresh[i] as string)));
 const queries: Record<string, readonly string[]> = {
   domain: domains,
   url: domains.slice(0, 5000).map((d, i) => `https://${d}/${pick(["login", "wallet/connect", "account/verify", "index.html", ""])}?id=${i}`),

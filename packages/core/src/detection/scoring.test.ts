@@ -1,6 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { RULESET, type Ruleset } from "./ruleset.js";
-import { actionFor, riskLevelFor, scoreFindings } from "./scoring.js";
+import { actionFor, insertionSort, riskLevelFor, scoreFindings } from "./scoring.js";
 import type { Family, Finding } from "./types.js";
 
 const now = new Date("2026-11-01T00:00:00Z");
@@ -102,5 +103,18 @@ describe("scoring rules", () => {
     const strict: Ruleset = { ...RULESET, version: "test", rules: { ...RULESET.rules, "domain.suspicious_tld": { points: 90, category: "lexical" } }, familyCaps: {} };
     const r = scoreFindings([f("domain.suspicious_tld", "lexical")], { now, coverage: { evaluated: [], unavailable: [] }, expectedFamilies: [], ruleset: strict });
     expect(r.risk_score).toBe(90);
+  });
+});
+
+describe("insertionSort", () => {
+  it("orders as the built-in (stable) sort does, ties kept in order", () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ key: fc.integer({ min: 0, max: 5 }), at: fc.nat() }), { maxLength: 30 }), (xs) => {
+        const byKey = (a: { key: number }, b: { key: number }): number => b.key - a.key;
+        const ours = [...xs];
+        insertionSort(ours, byKey);
+        expect(ours).toEqual([...xs].sort(byKey));
+      }),
+    );
   });
 });

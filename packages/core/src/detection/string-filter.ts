@@ -19,6 +19,12 @@ function mix(h: number): number {
   return h | 0;
 }
 
+/** One step of `hashString`'s polynomial: for a caller hashing a string it never builds. */
+export const hashStep = (h: number, c: number): number => (Math.imul(h, BASE) + c) | 0;
+
+/** The last step of `hashString`: the polynomial (started at 0, fed by `hashStep`), mixed. */
+export const hashFinish = (h: number): number => mix(h);
+
 /** Polynomial hash of the UTF-16 code units of `s`, mixed. Read in one pass, no string built. */
 export function hashString(s: string): number {
   let h = 0;
@@ -67,17 +73,26 @@ export function replacementHashes(table: readonly string[]): ReplacementHashes {
   return { mul, add };
 }
 
+/** Bits of one block: a 64-byte cache line. */
+const BLOCK_BITS = 512;
+const BLOCK_WORDS = BLOCK_BITS / 32;
+
 /**
- * Two bits per member (from two independent-enough positions of its hash) in 2^`log2Bits` bits.
- * With n members the chance that an absent string passes is about (1 − e^(−2n/2^log2Bits))².
+ * Two bits per member in 2^`log2Bits` bits, both in one block of 512 (a "blocked" filter): the
+ * low bits of the hash choose the block, two other stretches of it the bits inside. A lookup
+ * then touches one cache line instead of two; in a filter of megabytes, held for a million-entry
+ * index, each is a likely cache miss. With n members the chance that an absent string passes is
+ * a little above (1 − e^(−2n/2^log2Bits))², as blocks fill unevenly.
  */
 export class StringFilter {
   private readonly bits: Uint32Array;
-  private readonly mask: number;
+  /** Block numbers are `hash & blockMask`. */
+  private readonly blockMask: number;
 
   constructor(log2Bits: number) {
-    this.bits = new Uint32Array(Math.max(1, 2 ** log2Bits / 32));
-    this.mask = 2 ** log2Bits - 1;
+    const blocks = Math.max(1, 2 ** log2Bits / BLOCK_BITS);
+    this.bits = new Uint32Array(blocks * BLOCK_WORDS);
+    this.blockMask = blocks - 1;
   }
 
   /** A filter sized for `count` members at about 1 % false positives (16 bits per member). */
@@ -87,8 +102,9 @@ export class StringFilter {
 
   /** Adds a member by its `hashString` (or `hashReplaced`) value. */
   addHash(h: number): void {
-    this.set(h & this.mask);
-    this.set(second(h) & this.mask);
+    const block = (h & this.blockMask) * BLOCK_WORDS;
+    this.set(block, h >>> 23);
+    this.set(block, second(h) & (BLOCK_BITS - 1));
   }
 
   add(s: string): void {
@@ -97,15 +113,18 @@ export class StringFilter {
 
   /** False only when no member has this hash. */
   mayContainHash(h: number): boolean {
-    return this.test(h & this.mask) && this.test(second(h) & this.mask);
+    const block = (h & this.blockMask) * BLOCK_WORDS;
+    return this.test(block, h >>> 23) && this.test(block, second(h) & (BLOCK_BITS - 1));
   }
 
-  private set(bit: number): void {
-    this.bits[bit >>> 5] = (this.bits[bit >>> 5] as number) | (1 << (bit & 31));
+  /** Sets bit `bit` (0..511) of the block starting at word `block`. */
+  private set(block: number, bit: number): void {
+    const w = block + (bit >>> 5);
+    this.bits[w] = (this.bits[w] as number) | (1 << (bit & 31));
   }
 
-  private test(bit: number): boolean {
-    return ((this.bits[bit >>> 5] as number) & (1 << (bit & 31))) !== 0;
+  private test(block: number, bit: number): boolean {
+    return ((this.bits[block + (bit >>> 5)] as number) & (1 << (bit & 31))) !== 0;
   }
 }
 

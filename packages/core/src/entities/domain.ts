@@ -42,21 +42,39 @@ function toAscii(s: string): string | null {
   }
 }
 
-function checkLabel(label: string, isRegistrable: boolean): string | null {
-  if (label.length === 0) return "has an empty label (two dots in a row)";
-  if (label.length > MAX_LABEL_LENGTH) return `has a label longer than ${MAX_LABEL_LENGTH} characters`;
-  if (label.charCodeAt(0) === 0x2d || label.charCodeAt(label.length - 1) === 0x2d) return `label "${label}" starts or ends with a hyphen`;
-  if (label.length >= 4 && label[2] === "-" && label[3] === "-" && !label.startsWith("xn--")) {
-    return `label "${label}" has "--" in positions 3–4, which is reserved for IDNA`;
+/** What is wrong with the label `host[start, end)`, or null; the label's text is only cut out for the message. */
+function checkLabel(host: string, start: number, end: number, isRegistrable: boolean): string | null {
+  const n = end - start;
+  if (n === 0) return "has an empty label (two dots in a row)";
+  if (n > MAX_LABEL_LENGTH) return `has a label longer than ${MAX_LABEL_LENGTH} characters`;
+  if (host.charCodeAt(start) === 0x2d || host.charCodeAt(end - 1) === 0x2d) return `label "${host.slice(start, end)}" starts or ends with a hyphen`;
+  if (n >= 4 && host.charCodeAt(start + 2) === 0x2d && host.charCodeAt(start + 3) === 0x2d && !host.startsWith("xn--", start)) {
+    return `label "${host.slice(start, end)}" has "--" in positions 3–4, which is reserved for IDNA`;
   }
-  for (let i = 0; i < label.length; i++) {
-    const c = label.charCodeAt(i);
+  for (let i = start; i < end; i++) {
+    const c = host.charCodeAt(i);
     if ((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x2d) continue;
     // Underscores occur in real sub-domains (service labels, some hosting) but never in registered names.
     if (c === 0x5f && !isRegistrable) continue;
-    return `label "${label}" contains "${label[i]}"`;
+    return `label "${host.slice(start, end)}" contains "${host[i]}"`;
   }
   return null;
+}
+
+function countDots(s: string): number {
+  let n = 0;
+  for (let i = s.indexOf("."); i >= 0; i = s.indexOf(".", i + 1)) n++;
+  return n;
+}
+
+/** One or more ASCII digits and nothing else (`/^\d+$/`). */
+function isAllDigits(s: string): boolean {
+  if (s.length === 0) return false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
 }
 
 /**
@@ -81,19 +99,23 @@ export function parseHostName(raw: string): HostResult {
     ascii = s;
   }
   if (ascii.length > MAX_HOST_LENGTH) return fail(`is longer than ${MAX_HOST_LENGTH} characters`);
-  const labels = ascii.split(".");
-  if (labels.length < 2) return fail("needs at least two labels (like example.com)");
-  const tldLabel = labels[labels.length - 1] as string;
-  if (/^\d+$/.test(tldLabel)) return fail("ends in a number, so it is not a domain name");
+  // Labels are read in place (by their dots), not split out: this runs on every check.
+  const labelCount = countDots(ascii) + 1;
+  if (labelCount < 2) return fail("needs at least two labels (like example.com)");
+  const tldLabel = ascii.slice(ascii.lastIndexOf(".") + 1);
+  if (isAllDigits(tldLabel)) return fail("ends in a number, so it is not a domain name");
 
   const info = parseTld(ascii, TLD_OPTIONS);
   if (!info.publicSuffix || !(info.isIcann || info.isPrivate)) return fail(`has an unknown top-level domain ".${tldLabel}"`);
   if (!info.domain) return fail(`is the public suffix ".${info.publicSuffix}" itself, not a registrable domain`);
 
-  const registrableIndex = labels.length - info.publicSuffix.split(".").length - 1;
-  for (let i = 0; i < labels.length; i++) {
-    const problem = checkLabel(labels[i] as string, i >= registrableIndex);
+  const registrableIndex = labelCount - (countDots(info.publicSuffix) + 1) - 1;
+  for (let i = 0, start = 0; i < labelCount; i++) {
+    const dot = ascii.indexOf(".", start);
+    const end = dot < 0 ? ascii.length : dot;
+    const problem = checkLabel(ascii, start, end, i >= registrableIndex);
     if (problem) return fail(problem);
+    start = end + 1;
   }
 
   const idn = ascii.includes("xn--");
@@ -117,7 +139,7 @@ export function parseHostName(raw: string): HostResult {
         tld: tldLabel,
         subdomain: info.subdomain ? info.subdomain : null,
         private_suffix: info.isPrivate === true,
-        labels: labels.length,
+        labels: labelCount,
       },
     },
   };

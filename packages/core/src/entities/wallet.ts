@@ -70,8 +70,13 @@ function parseEvm(s: string): TypedParse {
 // ---------- Bitcoin segwit (BIP-173 / BIP-350) ----------
 
 const SEGWIT_HRPS: Record<string, string> = { bc: "mainnet", tb: "testnet", bcrt: "regtest" };
-const segwitHrp = (lower: string): string | undefined =>
-  ["bcrt", "bc", "tb"].find((h) => lower.startsWith(h + "1"));
+const HRP_ORDER = ["bcrt", "bc", "tb"] as const;
+
+/** The segwit human-readable part `lower` starts with (followed by its "1" separator), if any. */
+function segwitHrp(lower: string): string | undefined {
+  for (const h of HRP_ORDER) if (lower.startsWith(h) && lower.charCodeAt(h.length) === 0x31) return h;
+  return undefined;
+}
 
 function parseSegwit(s: string, hrp: string): TypedParse {
   if (s.length > 90) return invalid(`a Bitcoin segwit address is at most 90 characters; this has ${s.length}`);
@@ -162,10 +167,14 @@ export function parseWallet(s: string): TypedParse {
 /** Cheap shape check for auto-detection (no hashing, no decoding). */
 export function looksLikeWallet(s: string): boolean {
   if (/^0x[0-9a-f]{40}$/i.test(s)) return true;
-  const lower = s.toLowerCase();
-  const hrp = segwitHrp(lower);
-  // Shortest real segwit address is 14 characters (hrp "bc", 2-byte program).
-  if (hrp !== undefined && s.length >= 14 && s.length <= 90 && BECH32_CHARS.test(lower.slice(hrp.length + 1))) return true;
+  // Segwit addresses start with "bc" or "tb" in either case: no lower-case copy of anything else.
+  const c0 = s.charCodeAt(0) | 0x20;
+  if (c0 === 0x62 || c0 === 0x74) {
+    const lower = s.toLowerCase();
+    const hrp = segwitHrp(lower);
+    // Shortest real segwit address is 14 characters (hrp "bc", 2-byte program).
+    if (hrp !== undefined && s.length >= 14 && s.length <= 90 && BECH32_CHARS.test(lower.slice(hrp.length + 1))) return true;
+  }
   if (s.length < 25 || s.length > 44 || !B58_RE.test(s)) return false;
   // Random base58 of this length has both cases and a digit or two capitals in a row (all but
   // ~1 in 150,000 addresses), or, like Solana's 111…1 system program, only digits.

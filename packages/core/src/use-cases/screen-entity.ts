@@ -220,7 +220,8 @@ function assemble(entity: Entity, deps: ScreeningDeps, options: { thresholds?: T
   if (g.intel.value) {
     evaluated.push("intel");
     // Where anyone can publish or get a mailbox, the owner's allowlisting does not vouch for the entity.
-    pushAll(findings, intelFindings(g.intel.value, (d) => ref.userContentDomains.has(d) || (entity.type === "email" && ref.freeEmail.has(d))));
+    // (Most entities are on no list: nothing to judge.)
+    if (g.intel.value.length > 0) pushAll(findings, intelFindings(g.intel.value, (d) => ref.userContentDomains.has(d) || (entity.type === "email" && ref.freeEmail.has(d))));
   }
   if (g.reports) {
     outcomes.push(g.reports.outcome);
@@ -305,7 +306,9 @@ function assemble(entity: Entity, deps: ScreeningDeps, options: { thresholds?: T
 
   const coverage = { evaluated, unavailable };
   const nowIso = evaluatedIso.of(now.getTime());
-  const score = scoreFindings(findings, { now, nowIso, coverage, expectedFamilies: EXPECTED[entity.type], ruleset: rs, ...(options.thresholds ? { thresholds: options.thresholds } : {}) });
+  const expectedFamilies = EXPECTED[entity.type];
+  // (Two literals rather than a spread: this runs on every check.)
+  const score = scoreFindings(findings, options.thresholds ? { now, nowIso, coverage, expectedFamilies, ruleset: rs, thresholds: options.thresholds } : { now, nowIso, coverage, expectedFamilies, ruleset: rs });
   const thresholds = options.thresholds ?? rs.thresholds;
   const verdict: Verdict = {
     id: options.id ?? deps.ids.next("chk"),

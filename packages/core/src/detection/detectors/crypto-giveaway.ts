@@ -94,36 +94,61 @@ export function cryptoGiveawayFindings(entity: Entity, ref: ReferenceData): Find
   if (entity.type !== "domain" && entity.type !== "url" && entity.type !== "email") return [];
   const host = hostOf(entity);
   if (!host || ref.cryptoAssets.size === 0) return [];
-  const giveaway = giveawayFinding(nameOf(entity, host), ref);
-  const vocabulary = cryptoVocabularyFindings(entity, host, ref, giveaway !== null);
+  const name = nameOf(entity, host);
+  // One search for any asset term serves both checks (and, when it fails, every part of the name).
+  const anyAsset = vocabularyOf(ref).anyAsset.test(name);
+  const giveaway = giveawayFinding(name, ref, anyAsset);
+  const vocabulary = cryptoVocabularyFindings(name, ref, giveaway !== null, anyAsset);
   return giveaway ? [giveaway, ...vocabulary] : vocabulary;
 }
 
-function giveawayFinding(name: string, ref: ReferenceData): Finding | null {
+const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
+/** Ends a part of a label, as `split(/[-_\d]+/)` would cut it. */
+const isPartBreak = (c: number): boolean => c === 0x2d || c === 0x5f || isDigit(c);
+
+function hasDigit(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (isDigit(s.charCodeAt(i))) return true;
+  return false;
+}
+
+function giveawayFinding(name: string, ref: ReferenceData, anyAsset: boolean): Finding | null {
   const vocabulary = vocabularyOf(ref);
   const airdrop = AIRDROP.test(name);
-  if (!airdrop && !vocabulary.anyAsset.test(name)) return null;
+  if (!airdrop && !anyAsset) return null;
+  // The multiplier needs a digit, and matches the whole name only where it matches some label
+  // (a dot stands where a label's start or end would): most names need no label searched for it.
+  const multiplied = anyAsset && hasDigit(name) && vocabulary.multiplier.test(name);
   let hit: Hit | null = null;
   let term: string | null = null;
   let lure: string | null = null;
-  for (const label of name.split(".")) {
-    const m = vocabulary.multiplier.exec(label);
+  // Label by label (the first label with a hit wins), part by part: the runs between "-", "_" and digits.
+  for (let start = 0; start <= name.length && !hit; ) {
+    let end = name.indexOf(".", start);
+    if (end < 0) end = name.length;
+    const m = multiplied ? vocabulary.multiplier.exec(name.slice(start, end)) : null;
     if (m) {
       hit = { term: (m[1] ?? m[4]) as string, lure: (m[2] ?? m[3]) as string };
       break;
     }
-    for (const part of label.split(/[-_\d]+/)) {
-      if (part.length === 0) continue;
-      if (ref.cryptoAssets.has(part)) term ??= part;
-      else if (ref.keywords.get(part)?.category === "reward") lure ??= part;
-      else {
-        if (!hit && vocabulary.anyAsset.test(part)) hit = inOnePart(part, vocabulary);
-        // Each side may also lead or end a longer part: "beetoken-ico", "eth-promosgive".
-        term ??= cryptoTermOfPart(part, ref);
-        lure ??= lureAtEnd(part, vocabulary, ref);
+    let from = start;
+    for (let i = start; i <= end; i++) {
+      if (i < end && !isPartBreak(name.charCodeAt(i))) continue;
+      if (i > from) {
+        const part = name.slice(from, i);
+        if (ref.cryptoAssets.has(part)) term ??= part;
+        else if (ref.keywords.get(part)?.category === "reward") lure ??= part;
+        else {
+          // A part holds an asset term only if the name does.
+          const assetInPart = anyAsset && (!hit || term === null) && vocabulary.anyAsset.test(part);
+          if (!hit && assetInPart) hit = inOnePart(part, vocabulary);
+          // Each side may also lead or end a longer part: "beetoken-ico", "eth-promosgive".
+          term ??= cryptoTermOfPart(part, ref, assetInPart);
+          lure ??= lureAtEnd(part, vocabulary, ref);
+        }
       }
+      from = i + 1;
     }
-    if (hit) break;
+    start = end + 1;
   }
   hit ??= term && lure ? { term, lure } : null;
   // "Airdrop" is itself a crypto token give-away: the word names both asset and lure, so it counts

@@ -127,12 +127,15 @@ function termInside(part: string, term: string, v: Vocabulary): boolean {
   return true;
 }
 
-/** The crypto term a part names, exactly, at one end or (long terms) inside; null when none. */
-export function cryptoTermOfPart(part: string, ref: ReferenceData): string | null {
+/**
+ * The crypto term a part names, exactly, at one end or (long terms) inside; null when none.
+ * `hasTerm`: whether some asset term occurs in `part` at all, when the caller has tested it already.
+ */
+export function cryptoTermOfPart(part: string, ref: ReferenceData, hasTerm?: boolean): string | null {
   if (part.length < 3) return null;
   if (ref.cryptoAssets.has(part)) return ref.brandTokens.has(part) ? null : part;
   const v = vocabularyOf(ref);
-  if (!v.anyTerm?.test(part)) return null;
+  if (!(hasTerm ?? v.anyTerm?.test(part) === true)) return null;
   for (const term of v.terms) {
     if (part.length < term.length + MIN_BESIDE) continue;
     if (termAtEnd(part, term, true, ref) || termAtEnd(part, term, false, ref)) return term;
@@ -156,8 +159,11 @@ function walletLureIn(name: string, { objects, actions }: Vocabulary): { object:
   return null;
 }
 
-export function cryptoVocabularyFindings(entity: Entity, host: string, ref: ReferenceData, giveaway: boolean): Finding[] {
-  const name = nameOf(entity, host);
+/**
+ * Wallet-drainer naming or crypto vocabulary in `name` (the host before its public suffix).
+ * `anyTerm`: whether some asset term occurs anywhere in `name` (the caller has tested it).
+ */
+export function cryptoVocabularyFindings(name: string, ref: ReferenceData, giveaway: boolean, anyTerm: boolean): Finding[] {
   const v = vocabularyOf(ref);
   const lure = v.anyObject?.test(name) ? walletLureIn(name, v) : null;
   if (lure) {
@@ -170,7 +176,7 @@ export function cryptoVocabularyFindings(entity: Entity, host: string, ref: Refe
     }];
   }
   // A giveaway finding already names the asset: the word is not counted twice.
-  if (giveaway || !v.anyTerm?.test(name)) return [];
+  if (giveaway || !anyTerm) return [];
   let term: string | null = null;
   for (const part of partsOf(name)) if ((term = cryptoTermOfPart(part, ref))) break;
   if (!term) return [];

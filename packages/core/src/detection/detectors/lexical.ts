@@ -1,6 +1,7 @@
 import { hostOf } from "../../entities/host.js";
 import type { Entity } from "../../entities/types.js";
 import { source, type ReferenceData } from "../reference.js";
+import { hashFinish, hashStep, StringFilter } from "../string-filter.js";
 import type { Finding } from "../types.js";
 
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
@@ -8,78 +9,135 @@ const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 const isVowel = (c: number): boolean => c === 0x61 || c === 0x65 || c === 0x69 || c === 0x6f || c === 0x75 || c === 0x79;
 
+const isBareLetter = (c: number): boolean => c !== 0x2d && !isDigit(c);
+
 /**
  * Machine-generated names (DGA, throw-away registrations) have few vowels or long consonant
  * runs; English compounds (`quietmeadowbakery`) have neither, however high their entropy.
- * (Counts anything that is not a vowel as a consonant, as `[^aeiouy]` would.)
+ * (Counts anything that is not a vowel as a consonant, as `[^aeiouy]` would.) Reads the label
+ * without its hyphens and digits (`bare` characters long), without building that string.
  */
-function looksGenerated(s: string): boolean {
+function looksGenerated(label: string, bare: number): boolean {
   let vowels = 0;
   let run = 0;
-  for (let i = 0; i < s.length; i++) {
-    if (isVowel(s.charCodeAt(i))) {
+  for (let i = 0; i < label.length; i++) {
+    const c = label.charCodeAt(i);
+    if (!isBareLetter(c)) continue;
+    if (isVowel(c)) {
       vowels++;
       run = 0;
     } else if (++run >= 6) {
       return true;
     }
   }
-  return vowels / s.length < 0.25;
+  return vowels / bare < 0.25;
 }
 
-/** Shannon entropy in bits per character (of UTF-16 code units: host labels here are ASCII). */
-function entropy(s: string): number {
-  const counts = new Map<number, number>();
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    counts.set(c, (counts.get(c) ?? 0) + 1);
+/** Scratch counts per ASCII code, all zero between calls of `entropy`. */
+const asciiCounts = new Int32Array(128);
+
+/**
+ * Shannon entropy in bits per character of the label without its hyphens and digits (`bare`
+ * characters long; of UTF-16 code units: host labels here are ASCII). The terms are summed in
+ * the order each character first occurs, as a `Map` of counts would iterate them, so the
+ * floating-point result is the same to the last bit.
+ */
+function entropy(label: string, bare: number): number {
+  for (let i = 0; i < label.length; i++) if (label.charCodeAt(i) >= 128) return entropyOfMap(label, bare);
+  for (let i = 0; i < label.length; i++) {
+    const c = label.charCodeAt(i);
+    if (isBareLetter(c)) asciiCounts[c] = (asciiCounts[c] as number) + 1;
   }
   let h = 0;
-  for (const c of counts.values()) {
-    const p = c / s.length;
+  for (let i = 0; i < label.length; i++) {
+    const c = label.charCodeAt(i);
+    const count = asciiCounts[c] as number;
+    if (count === 0 || !isBareLetter(c)) continue;
+    asciiCounts[c] = 0; // counted: later occurrences add nothing, and the scratch is clean again
+    const p = count / bare;
     h -= p * Math.log2(p);
   }
   return h;
 }
+
+/** `entropy` for any UTF-16 text. */
+function entropyOfMap(label: string, bare: number): number {
+  const counts = new Map<number, number>();
+  for (let i = 0; i < label.length; i++) {
+    const c = label.charCodeAt(i);
+    if (isBareLetter(c)) counts.set(c, (counts.get(c) ?? 0) + 1);
+  }
+  let h = 0;
+  for (const c of counts.values()) {
+    const p = c / bare;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}
+
+const NO_KEYWORDS: readonly { word: string; weight: number }[] = Object.freeze([]);
 
 /**
  * Risky keywords that appear as whole parts of host labels (`secure-login`) or as two keywords
  * run together (`walletconnect`, `securelogin`). A keyword that merely starts a longer word
  * (`account` in `accountant`) does not count.
  */
-function keywordsIn(parts: readonly string[], ref: ReferenceData): { word: string; weight: number }[] {
-  const hits = new Map<string, number>();
-  const starts = keywordStarts(ref.keywords);
+function keywordsIn(parts: readonly string[], ref: ReferenceData): readonly { word: string; weight: number }[] {
+  let hits: Map<string, number> | null = null;
+  const { starts, startsFilter, filter } = keywordTables(ref.keywords);
   for (const part of parts) {
     if (part.length < 3) continue;
     const exact = ref.keywords.get(part);
     if (exact) {
-      hits.set(part, exact.weight);
+      (hits ??= new Map()).set(part, exact.weight);
       continue;
     }
-    if (part.length < 6 || !starts.has(part.slice(0, 3))) continue;
+    if (part.length < 6) continue;
+    // Heads hashed as they grow: only a head the filters may hold is cut out and looked up.
+    let h = 0;
+    for (let k = 0; k < 3; k++) h = hashStep(h, part.charCodeAt(k));
+    if (!startsFilter.mayContainHash(hashFinish(h)) || !starts.has(part.slice(0, 3))) continue;
     for (let cut = 3; cut <= part.length - 3; cut++) {
+      if (cut > 3) h = hashStep(h, part.charCodeAt(cut - 1));
+      if (!filter.mayContainHash(hashFinish(h))) continue;
       const head = ref.keywords.get(part.slice(0, cut));
       const tail = head ? ref.keywords.get(part.slice(cut)) : undefined;
       if (head && tail) {
+        hits ??= new Map();
         hits.set(part.slice(0, cut), head.weight);
         hits.set(part.slice(cut), tail.weight);
       }
     }
   }
+  if (hits === null) return NO_KEYWORDS;
   return [...hits].map(([word, weight]) => ({ word, weight })).sort((a, b) => b.weight - a.weight);
 }
 
-const startsCache = new WeakMap<ReferenceData["keywords"], ReadonlySet<string>>();
+interface KeywordTables {
+  readonly starts: ReadonlySet<string>;
+  /** `starts` as a bit filter, tested before a part's first three letters are cut out. */
+  readonly startsFilter: StringFilter;
+  readonly filter: StringFilter;
+}
 
-/** The first three letters of every keyword: a part that starts with none of them holds no two run together. */
-function keywordStarts(keywords: ReferenceData["keywords"]): ReadonlySet<string> {
-  let starts = startsCache.get(keywords);
-  if (!starts) {
-    starts = new Set([...keywords.keys()].map((k) => k.slice(0, 3)));
-    startsCache.set(keywords, starts);
+const tablesCache = new WeakMap<ReferenceData["keywords"], KeywordTables>();
+
+/**
+ * The first three letters of every keyword (a part that starts with none of them holds no two
+ * run together), and the keywords as a bit filter (most heads of a part are no keyword).
+ */
+function keywordTables(keywords: ReferenceData["keywords"]): KeywordTables {
+  let tables = tablesCache.get(keywords);
+  if (!tables) {
+    const filter = StringFilter.forCount(keywords.size);
+    for (const k of keywords.keys()) filter.add(k);
+    const starts = new Set([...keywords.keys()].map((k) => k.slice(0, 3)));
+    const startsFilter = StringFilter.forCount(starts.size);
+    for (const s of starts) startsFilter.add(s);
+    tables = { starts, startsFilter, filter };
+    tablesCache.set(keywords, tables);
   }
-  return starts;
+  return tables;
 }
 
 /** An official brand domain written in URL userinfo (`https://www.paypal.com@evil.net/`). */
@@ -210,13 +268,17 @@ export function lexicalFindings(entity: Entity, ref: ReferenceData): Finding[] {
   }
   // Count in the displayed (Unicode) form: punycode's own "xn--", "-" and digits are not the registrant's.
   const shownLabel = label.startsWith("xn--") && typeof a.unicode === "string" ? (a.unicode.split(".")[a.unicode.split(".").length - suffix.split(".").length - 1] ?? label) : label;
+  // Hyphens and digits counted in one pass (and from them, the letters left without them).
   let hyphens = 0;
-  for (let i = shownLabel.indexOf("-"); i >= 0; i = shownLabel.indexOf("-", i + 1)) hyphens++;
+  let digits = 0;
+  for (let i = 0; i < shownLabel.length; i++) {
+    const c = shownLabel.charCodeAt(i);
+    if (c === 0x2d) hyphens++;
+    else if (isDigit(c)) digits++;
+  }
   if (hyphens >= 2) {
     out.push({ code: "domain.many_hyphens", family: "lexical", message: `${hyphens} hyphens in the name`, evidence: { hyphens }, source: lists, strength: Math.min(1, (hyphens - 1) / 3) });
   }
-  let digits = 0;
-  for (let i = 0; i < shownLabel.length; i++) if (isDigit(shownLabel.charCodeAt(i))) digits++;
   if (digits >= 4 && digits < shownLabel.length) {
     out.push({ code: "domain.many_digits", family: "lexical", message: `${digits} digits in the name`, evidence: { digits }, source: lists });
   }
@@ -228,13 +290,10 @@ export function lexicalFindings(entity: Entity, ref: ReferenceData): Finding[] {
   if (host.length >= 40) {
     out.push({ code: "domain.long_name", family: "lexical", message: `Very long host name (${host.length} characters)`, evidence: { length: host.length }, source: lists });
   }
-  let bare = "";
-  for (let i = 0; i < label.length; i++) {
-    const c = label.charCodeAt(i);
-    if (c !== 0x2d && !isDigit(c)) bare += label[i];
-  }
-  if (bare.length >= 12 && !label.startsWith("xn--") && looksGenerated(bare)) {
-    const h = entropy(bare);
+  // The label without hyphens and digits, counted rather than built (a punycode label is never read so).
+  const bare = shownLabel === label ? label.length - hyphens - digits : 0;
+  if (bare >= 12 && !label.startsWith("xn--") && looksGenerated(label, bare)) {
+    const h = entropy(label, bare);
     out.push({ code: "domain.high_entropy", family: "lexical", message: "Name looks machine-generated (random letters)", evidence: { entropy: Math.round(h * 100) / 100 }, source: lists, strength: Math.min(1, Math.max(0.5, (h - 3.3) / 0.6)) });
   }
   const platform = freeHostOf(registered, sub, suffix, a.private_suffix === true, ref);

@@ -43,6 +43,20 @@ function keywordIn(part: string, index: ImpersonationIndex): KeywordEntry | null
   return best;
 }
 
+/** A token of `ids` leading (`atStart`) or ending `part`, with a lure or product word or nothing much glued to it. */
+function gluedBrand(part: string, labelIndex: number, ids: readonly number[], atStart: boolean, index: ImpersonationIndex): BrandHit | null {
+  for (const tid of ids) {
+    const entry = index.tokens[tid] as TokenEntry;
+    const n = entry.token.length;
+    if (n > part.length - 2 || !(atStart ? part.startsWith(entry.token) : part.endsWith(entry.token))) continue;
+    const rest = atStart ? part.slice(n) : part.slice(0, part.length - n);
+    const kw = keywordIn(rest, index);
+    // A long distinctive name leads or ends the part whatever is glued to it ("coinbasecanada").
+    if (kw || BRAND_AFFIXES.has(rest) || n >= GLUED_NAME_MIN) return { entry, labelIndex, part, gluedKeyword: kw, technique: null };
+  }
+  return null;
+}
+
 /**
  * The brand a part names: exactly ("binance", and short tokens such as "ups" only so), or as
  * a distinctive token at its start or end followed or preceded by a product word or a lure
@@ -52,19 +66,8 @@ function brandIn(part: string, labelIndex: number, index: ImpersonationIndex, fu
   const id = index.tokenIds.get(part);
   if (id !== undefined) return { entry: index.tokens[id] as TokenEntry, labelIndex, part, gluedKeyword: null, technique: null };
   if (part.length > AFFIX_KEY_LENGTH + 2) {
-    const heads = index.tokensByHead.get(headKey(part)) ?? NONE;
-    const tails = index.tokensByTail.get(tailKey(part)) ?? NONE;
-    for (const [ids, atStart] of [[heads, true], [tails, false]] as const) {
-      for (const tid of ids) {
-        const entry = index.tokens[tid] as TokenEntry;
-        const n = entry.token.length;
-        if (n > part.length - 2 || !(atStart ? part.startsWith(entry.token) : part.endsWith(entry.token))) continue;
-        const rest = atStart ? part.slice(n) : part.slice(0, part.length - n);
-        const kw = keywordIn(rest, index);
-        // A long distinctive name leads or ends the part whatever is glued to it ("coinbasecanada").
-        if (kw || BRAND_AFFIXES.has(rest) || n >= GLUED_NAME_MIN) return { entry, labelIndex, part, gluedKeyword: kw, technique: null };
-      }
-    }
+    const hit = gluedBrand(part, labelIndex, index.tokensByHead.get(headKey(part)) ?? NONE, true, index) ?? gluedBrand(part, labelIndex, index.tokensByTail.get(tailKey(part)) ?? NONE, false, index);
+    if (hit) return hit;
   }
   if (fuzzy && part.length >= 5) {
     // Sub-domain labels are cheap for an attacker and often random: permutations and skeletons only, no edit distance.

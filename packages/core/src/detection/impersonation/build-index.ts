@@ -1,6 +1,6 @@
 import { dataVersions, englishWords, riskyKeywords, type Brand, type RiskyKeyword } from "@svc/intel";
 import { wordSwapNames } from "./word-swap.js";
-import { buildOutlineIndex } from "./consonants.js";
+import { buildOutlineIndex, type OutlineIndex } from "./consonants.js";
 import type { SourceRef } from "../types.js";
 import { COMMON_WORDS } from "./common-words.js";
 import { DeletionIndex } from "./deletion-index.js";
@@ -71,7 +71,7 @@ export interface ImpersonationIndex {
   /** Names built from other words the way a brand's name is ("metacask" for "metamask"): weaker look-alikes (word-swap.ts). */
   readonly wordSwaps: ReadonlySet<string>;
   /** Consonant outline of long distinctive tokens → token id ("mthrwlt" → myetherwallet; consonants.ts). */
-  readonly outlines: ReadonlyMap<string, number>;
+  readonly outlines: OutlineIndex;
   readonly confusables: ReadonlyMap<number, string>;
   /** platform → official handle → brands. */
   readonly handlesByPlatform: ReadonlyMap<string, ReadonlyMap<string, readonly Brand[]>>;

@@ -1,5 +1,7 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { consonantOutline } from "./consonants.js";
+import { hashString } from "../string-filter.js";
+import { consonantOutline, outlineHash } from "./consonants.js";
 import { detectImpersonation } from "./index.js";
 import { parse, testIndex } from "./test-support.js";
 
@@ -10,6 +12,15 @@ describe("same consonants, other vowels and doubled letters", () => {
     expect(consonantOutline("myetherwallet")).toBe("mthrwlt");
     expect(consonantOutline("meytherwellat")).toBe("mthrwlt");
     expect(consonantOutline("my-ether1wallet")).toBe("mthrwlt");
+  });
+
+  it("hashes the outline without building it, as hashString of the outline", () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.stringMatching(/^[a-z0-9-]{0,30}$/), fc.string({ maxLength: 20 })), (s) => {
+        expect(outlineHash(s)).toBe(hashString(consonantOutline(s)));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it.each(["meytherwellat.com", "myethrwelllet.com", "myetharwolllet.com"])("%s reads as myetherwallet (three or four edits away)", (input) => {

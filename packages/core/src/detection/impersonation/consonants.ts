@@ -1,6 +1,7 @@
 import type { ImpersonationIndex, TokenEntry } from "./build-index.js";
 import type { Candidate } from "./candidate.js";
 import { boundedDamerauLevenshtein } from "./edit-distance.js";
+import { hashFinish, hashStep, StringFilter } from "../string-filter.js";
 
 /**
  * Same consonants, other vowels and doubled letters: "meytherwellat", "myethrwelllet",
@@ -32,8 +33,34 @@ export function consonantOutline(s: string): string {
   return out;
 }
 
+/**
+ * `hashString(consonantOutline(s))`, without building the outline: most long labels have an
+ * outline no brand has, and building it for each was a measurable part of a check.
+ */
+export function outlineHash(s: string): number {
+  let h = 0;
+  let last = -1;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x61 || c > 0x7a || isVowel(c)) continue;
+    if (c !== last) h = hashStep(h, c);
+    last = c;
+  }
+  return hashFinish(h);
+}
+
+/** Brand tokens by consonant outline, with what rules a label out before its outline is built. */
+export interface OutlineIndex {
+  /** Outline → token id. */
+  readonly byOutline: ReadonlyMap<string, number>;
+  /** The outlines, as a bit filter of their hashes. */
+  readonly filter: StringFilter;
+  /** Longest token with an outline: a label more than `MAX_EDITS` letters longer is too far from all of them. */
+  readonly maxTokenLength: number;
+}
+
 /** Outline → token id, for distinctive tokens long enough; an outline two tokens share is left out. */
-export function buildOutlineIndex(tokens: readonly TokenEntry[]): Map<string, number> {
+export function buildOutlineIndex(tokens: readonly TokenEntry[]): OutlineIndex {
   const out = new Map<string, number>();
   const shared = new Set<string>();
   tokens.forEach((t, id) => {
@@ -44,13 +71,22 @@ export function buildOutlineIndex(tokens: readonly TokenEntry[]): Map<string, nu
     else out.set(outline, id);
   });
   for (const o of shared) out.delete(o);
-  return out;
+  const filter = StringFilter.forCount(out.size);
+  let maxTokenLength = 0;
+  for (const [outline, id] of out) {
+    filter.add(outline);
+    maxTokenLength = Math.max(maxTokenLength, (tokens[id] as TokenEntry).token.length);
+  }
+  return { byOutline: out, filter, maxTokenLength };
 }
 
 /** A label (letters of it) with a brand token's consonant outline, its first letter and at most four edits from it. */
 export function sameConsonants(seen: string, index: ImpersonationIndex): Candidate | null {
-  if (seen.length < MIN_TOKEN_LENGTH - 1) return null;
-  const id = index.outlines.get(consonantOutline(seen));
+  const outlines = index.outlines;
+  // The edit distance is at least the difference in length, so a much longer label cannot qualify.
+  if (seen.length < MIN_TOKEN_LENGTH - 1 || seen.length > outlines.maxTokenLength + MAX_EDITS) return null;
+  if (!outlines.filter.mayContainHash(outlineHash(seen))) return null;
+  const id = outlines.byOutline.get(consonantOutline(seen));
   if (id === undefined) return null;
   const entry = index.tokens[id] as TokenEntry;
   if (seen === entry.token || seen.charCodeAt(0) !== entry.token.charCodeAt(0)) return null;

@@ -6,11 +6,14 @@ const isLetter = (c: number): boolean => c >= 0x61 && c <= 0x7a;
 
 /** `s` without its digits, or null when it has none. */
 export function stripDigits(s: string): string | null {
+  // Joined from whole runs of non-digits (usually one or two), not a character at a time.
   let out: string | null = null;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x30 && c <= 0x39) out ??= s.slice(0, i);
-    else if (out !== null) out += s[i];
+  let run = 0;
+  for (let i = 0; i <= s.length; i++) {
+    const c = i < s.length ? s.charCodeAt(i) : 0x30;
+    if (c < 0x30 || c > 0x39) continue;
+    if (i < s.length || out !== null) out = (out ?? "") + s.slice(run, i);
+    run = i + 1;
   }
   return out;
 }

@@ -15,16 +15,25 @@ export function finding(code: string, family: Family, message: string, evidence:
  * reported once.
  */
 export class BestFindings {
-  private readonly byCode = new Map<string, Finding>();
+  /** At most one per code; a check has a handful, so a list searched by code is cheaper than a map. */
+  private readonly best: Finding[] = [];
 
   add(f: Finding | null): void {
     if (!f) return;
-    const cur = this.byCode.get(f.code);
-    if (!cur || (f.strength ?? 1) > (cur.strength ?? 1)) this.byCode.set(f.code, f);
+    const best = this.best;
+    for (let i = 0; i < best.length; i++) {
+      const cur = best[i] as Finding;
+      if (cur.code !== f.code) continue;
+      if ((f.strength ?? 1) > (cur.strength ?? 1)) best[i] = f;
+      return;
+    }
+    best.push(f);
   }
 
   list(): Finding[] {
-    const all = [...this.byCode.values()];
+    const all = this.best;
+    // Most names impersonate nothing, and one finding has nothing to be weighed against.
+    if (all.length <= 1) return all.slice();
     const strongBrands = new Set(all.filter((f) => !WEAK_CODES.has(f.code)).map((f) => f.evidence.brand));
     const kept = all.filter((f) => !WEAK_CODES.has(f.code) || !strongBrands.has(f.evidence.brand));
     return kept.sort((a, b) => (b.strength ?? 1) - (a.strength ?? 1) || a.code.localeCompare(b.code));

@@ -2,8 +2,19 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { describeEdit } from "./describe.js";
 import { BestFindings, finding } from "./findings.js";
-import { hostView, isOfficialHost, labelParts } from "./host-view.js";
+import { hostView, isOfficialHost, labelParts, splitAtDots } from "./host-view.js";
 import { parse } from "./test-support.js";
+
+describe("splitAtDots", () => {
+  it("is split(\".\")", () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z0-9.-]{0,30}$/), (s) => {
+        expect(splitAtDots(s)).toEqual(s.split("."));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
 
 describe("hostView", () => {
   it.each([

@@ -26,12 +26,19 @@ export function embeddingFinding(view: HostView, index: ImpersonationIndex): Fin
   // Words of the host in order, dots and hyphens both separating, up to the public suffix.
   const words: string[] = [];
   for (let i = 0; i <= view.registrableIndex; i++) {
-    for (const w of (view.labels[i] as string).split("-")) {
-      if (!w) continue;
-      // "binance.com136347135.ml": a top-level domain glued to digits reads as the domain's end.
-      const glued = endsWithDigit(w) ? SUFFIX_THEN_DIGITS.exec(w) : null;
-      if (glued) words.push(glued[1] as string, glued[2] as string);
-      else words.push(w);
+    const label = view.labels[i] as string;
+    // Cut at hyphens in place (most labels have none, and are their only word).
+    for (let start = 0; start <= label.length; ) {
+      let end = label.indexOf("-", start);
+      if (end < 0) end = label.length;
+      if (end > start) {
+        const w = start === 0 && end === label.length ? label : label.slice(start, end);
+        // "binance.com136347135.ml": a top-level domain glued to digits reads as the domain's end.
+        const glued = endsWithDigit(w) ? SUFFIX_THEN_DIGITS.exec(w) : null;
+        if (glued) words.push(glued[1] as string, glued[2] as string);
+        else words.push(w);
+      }
+      start = end + 1;
     }
   }
   let hit: string | null = null;
