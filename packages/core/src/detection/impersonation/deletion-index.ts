@@ -1,3 +1,4 @@
+import { hashFinish } from "../string-filter.js";
 import { boundedDamerauLevenshtein } from "./edit-distance.js";
 
 export interface NearMatch {
@@ -23,14 +24,7 @@ const POW: Int32Array = (() => {
 })();
 
 /** murmur3's finaliser, cut to 30 bits. */
-function mix(h: number): number {
-  h ^= h >>> 16;
-  h = Math.imul(h, 0x85ebca6b);
-  h ^= h >>> 13;
-  h = Math.imul(h, 0xc2b2ae35);
-  h ^= h >>> 16;
-  return h & 0x3fffffff;
-}
+const mix = (h: number): number => hashFinish(h) & 0x3fffffff;
 
 /** Polynomial hash of a whole string (before mixing). */
 function polynomial(s: string): number {
