@@ -19,6 +19,8 @@ export interface Row {
   readonly findings: readonly { readonly code: string; readonly family: string; readonly strength: number }[];
   /** Families with at least one finding awarded points > 0. */
   readonly families: readonly string[];
+  /** Highest points awarded to a finding of each family. */
+  readonly familyPoints: Readonly<Record<string, number>>;
   readonly intelHit: boolean;
   readonly allowlisted: boolean;
 }
@@ -44,6 +46,8 @@ export async function screenItems(items: readonly CorpusItem[], intel: readonly 
     const points = new Map<string, number>();
     for (const s of r.verdict.signals) points.set(s.code, Math.max(points.get(s.code) ?? 0, s.points));
     const families = [...new Set(r.findings.filter((f) => (points.get(f.code) ?? 0) > 0).map((f) => f.family))];
+    const familyPoints: Record<string, number> = {};
+    for (const f of r.findings) familyPoints[f.family] = Math.max(familyPoints[f.family] ?? 0, points.get(f.code) ?? 0);
     rows.push({
       domain: item.domain,
       set: item.set,
@@ -55,6 +59,7 @@ export async function screenItems(items: readonly CorpusItem[], intel: readonly 
       signals: r.verdict.signals.filter((s) => s.points > 0).map((s) => ({ code: s.code, points: s.points })),
       findings: r.findings.map((f) => ({ code: f.code, family: f.family, strength: f.strength ?? 1 })),
       families,
+      familyPoints,
       intelHit: r.findings.some((f) => f.code.startsWith("intel.blocklisted")),
       allowlisted: r.findings.some((f) => f.code === "intel.allowlisted"),
     });

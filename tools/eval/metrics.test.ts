@@ -93,9 +93,22 @@ describe("familyStats", () => {
       { malicious: false, families: [] },
     ]);
     expect(stats).toEqual([
-      { family: "lexical", firedMalicious: 2, firedLegit: 1, tpr: 2 / 3, fpr: 0.5, precision: 2 / 3 },
-      { family: "impersonation", firedMalicious: 1, firedLegit: 0, tpr: 1 / 3, fpr: 0, precision: 1 },
+      { family: "lexical", firedMalicious: 2, firedLegit: 1, tpr: 2 / 3, fpr: 0.5, precision: 2 / 3, auc: null },
+      { family: "impersonation", firedMalicious: 1, firedLegit: 0, tpr: 1 / 3, fpr: 0, precision: 1, auc: null },
     ]);
+  });
+
+  it("ranks by each family's own points for its ROC AUC (absent = 0, ties count half)", () => {
+    const stats = familyStats([
+      { malicious: true, families: ["impersonation"], familyPoints: { impersonation: 80 } },
+      { malicious: true, families: ["lexical"], familyPoints: { lexical: 20 } },
+      { malicious: false, families: ["lexical"], familyPoints: { lexical: 10 } },
+      { malicious: false, families: [], familyPoints: {} },
+    ]);
+    // impersonation: 80 beats both legit (2 wins), 0 ties both (2 halves) → (2 + 1) / 4
+    expect(stats.find((s) => s.family === "impersonation")?.auc).toBe(0.75);
+    // lexical: 0 (malicious) vs 10 loses, vs 0 ties; 20 beats both → (0 + 0.5 + 2) / 4
+    expect(stats.find((s) => s.family === "lexical")?.auc).toBe(0.625);
   });
 
   it("leaves fpr undefined without legitimate examples", () => {

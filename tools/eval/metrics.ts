@@ -97,6 +97,8 @@ export interface WithFamilies {
   readonly malicious: boolean;
   /** Families that fired: at least one of their findings was awarded points > 0. */
   readonly families: readonly string[];
+  /** Highest points a finding of each family was awarded (families absent: 0). */
+  readonly familyPoints?: Readonly<Record<string, number>>;
 }
 
 export interface FamilyStat {
@@ -109,6 +111,8 @@ export interface FamilyStat {
   readonly fpr: number | null;
   /** Of the examples where it fired, the share that is malicious. */
   readonly precision: number | null;
+  /** ROC AUC of the family's own points as a score (0 where it did not fire); null without `familyPoints`. */
+  readonly auc: number | null;
 }
 
 /** How often each detector family fires on malicious and on legitimate examples. */
@@ -124,8 +128,10 @@ export function familyStats(rows: readonly WithFamilies[]): FamilyStat[] {
       fired.set(f, c);
     }
   }
+  const aucOf = (family: string): number | null =>
+    rows.every((r) => r.familyPoints) ? rocAuc(rows.map((r) => ({ score: r.familyPoints?.[family] ?? 0, malicious: r.malicious }))) : null;
   return [...fired]
-    .map(([family, c]) => ({ family, firedMalicious: c.pos, firedLegit: c.neg, tpr: ratio(c.pos, nPos), fpr: ratio(c.neg, nNeg), precision: ratio(c.pos, c.pos + c.neg) }))
+    .map(([family, c]) => ({ family, firedMalicious: c.pos, firedLegit: c.neg, tpr: ratio(c.pos, nPos), fpr: ratio(c.neg, nNeg), precision: ratio(c.pos, c.pos + c.neg), auc: aucOf(family) }))
     .sort((a, b) => b.firedMalicious + b.firedLegit - (a.firedMalicious + a.firedLegit) || a.family.localeCompare(b.family));
 }
 

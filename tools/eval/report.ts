@@ -58,8 +58,8 @@ export function renderSummary(s: Summary): string {
   );
   parts.push(
     mdTable(
-      ["family (fires = a finding got points > 0)", "fires on malicious", "fires on legitimate", "precision when it fires"],
-      s.families.map((f) => [f.family, `${f.firedMalicious} (${pct(f.tpr)})`, `${f.firedLegit} (${pct(f.fpr, 2)})`, pct(f.precision)]),
+      ["family (fires = a finding got points > 0)", "fires on malicious (recall)", "fires on legitimate (FPR)", "precision when it fires", "ROC AUC of its points alone"],
+      s.families.map((f) => [f.family, `${f.firedMalicious} (${pct(f.tpr)})`, `${f.firedLegit} (${pct(f.fpr, 2)})`, pct(f.precision), f3(f.auc)]),
     ),
   );
   parts.push(
