@@ -25,6 +25,25 @@ describe("wallet-drainer naming", () => {
     expect(find(input, "domain.wallet_lure")).toBeUndefined();
   });
 
+  it.each([
+    "definitelyimportant.com", // "defi" and "import" are pieces of longer English words
+    "defibrillatorrepair.com",
+    "dapperfix.com",
+    "nft.tissue.com",
+    "token.unlocks.app",
+    "xn--dapp-fix.com", // punycode's own letters ("fix") are not what people read
+    "walletconnect.network", // a brand's own name is the impersonation checks' business
+  ])("%s: lure words inside other words do not count", (input) => {
+    expect(find(input, "domain.wallet_lure")).toBeUndefined();
+  });
+
+  it("counts words written against each other or at the ends of a part, inflected too", () => {
+    for (const d of ["walletsynclive.com", "syncwalletlivetokenrestore.org", "walletsconnections.com", "fixedwallet.org", "restoresexoduswallets.online", "walletissuesfixall.org"]) {
+      expect(find(d, "domain.wallet_lure"), d).toBeDefined();
+    }
+    expect(find("walletsynclive.com", "domain.wallet_lure")?.message).toBe("Names “wallet” with “sync”: how wallet drainers name their fake repair and sync pages (no wallet needs this on a website)");
+  });
+
   it("an object and an action must be two words, not one inside the other", () => {
     // "tokens" holds "token": one word, no action.
     expect(find("tokens-shop.com", "domain.wallet_lure")).toBeUndefined();
@@ -67,6 +86,9 @@ describe("crypto vocabulary", () => {
     "mycryptographyclass.com", // a long term inside an ordinary word
     "mylocalbitcoinsfan.com", // inside a brand's name (localbitcoins)
     "coinbáse.com", // the ASCII letters of a punycode label are not what people see
+    "pneumatic-tools.com", // English words that begin or end with a term
+    "definingmoments.com",
+    "untethered.com",
   ])("%s does not count", (input) => {
     expect(find(input, "domain.crypto_term")).toBeUndefined();
   });
@@ -84,5 +106,11 @@ describe("crypto vocabulary", () => {
     const withBrand = await s.screen("binanceeth.org");
     expect(withBrand.ok && withBrand.verdict.risk_level).toBe("high");
     expect(withBrand.ok && withBrand.verdict.signals.map((x) => x.code)).toEqual(expect.arrayContaining(["domain.brand_in_name", "domain.crypto_term"]));
+  });
+});
+
+describe("ordinary words are not crypto giveaway naming", () => {
+  it.each(["ethereal-event.com", "tethered-gifts.com", "elongating-bonus.com", "dogmatic-giveaway.com"])("%s", (input) => {
+    expect(find(input, "domain.crypto_giveaway")).toBeUndefined();
   });
 });

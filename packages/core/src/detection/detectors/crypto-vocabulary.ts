@@ -27,6 +27,8 @@ interface Vocabulary {
   /** Wallet-lure words, longest first ("dapps" before "dapp", "connections" before "connect"). */
   readonly objects: readonly string[];
   readonly actions: readonly string[];
+  /** Both lists, for telling our own longer words from ordinary ones. */
+  readonly lureWords: ReadonlySet<string>;
   readonly anyTerm: RegExp | null;
   readonly anyObject: RegExp | null;
   /** Per long term: the ordinary words and brand names that contain it ("cryptography", "cryptocom"). */
@@ -49,6 +51,7 @@ function vocabularyOf(ref: ReferenceData): Vocabulary {
       terms,
       objects: longestFirst(ref.walletLures.objects),
       actions: longestFirst(ref.walletLures.actions),
+      lureWords: new Set([...ref.walletLures.objects, ...ref.walletLures.actions]),
       anyTerm: anyOf(terms),
       anyObject: anyOf(ref.walletLures.objects),
       containing: new Map(
@@ -113,18 +116,47 @@ function startsWithFalseFriend(part: string, termLength: number, atStart: boolea
   return false;
 }
 
+/** Longest English word looked for around a match. */
+const MAX_WORD = 14;
+
+/**
+ * True when the letters `part[start, end)` are only a piece of a longer English word written
+ * there: "defi" in "definitely", "matic" in "pneumatic", "issue" in "tissue", "unlock" in
+ * "unlocks". Such a match names nothing.
+ */
+function withinWord(part: string, start: number, end: number, ref: ReferenceData, ours?: ReadonlySet<string>, neighbours: readonly LureHit[] = []): boolean {
+  const match = part.slice(start, end);
+  for (let a = Math.max(0, start - MAX_WORD); a <= start; a++) {
+    for (let b = end; b <= Math.min(part.length, a + MAX_WORD); b++) {
+      if (b - a <= end - start) continue;
+      const w = part.slice(a, b);
+      if (!ref.englishWords.has(w) && !ref.cryptoFalseFriends.has(w)) continue;
+      // For lure words: a longer word of our own lists ("wallets" around "wallet") is matched in its
+      // own right, an inflection of the match ("connects", "fixed") is the same word. A word that would
+      // reach into a neighbouring lure word ("tissues" in "walletissues") is not what was written.
+      if (ours && (ours.has(w) || (a === start && INFLECTION.test(w.slice(end - start)) && w.startsWith(match)))) continue;
+      if (neighbours.some((n) => n.start !== start && a < n.end && b > n.start)) continue;
+      return true;
+    }
+  }
+  return false;
+}
+
+const INFLECTION = /^(?:s|es|d|ed|ing)$/;
+
 /** A term at one end of `part` that is neither inside a brand's name nor the start or end of an ordinary word. */
 function termAtEnd(part: string, term: string, atStart: boolean, ref: ReferenceData): boolean {
   if (!(atStart ? part.startsWith(term) : part.endsWith(term))) return false;
-  return !insideBrandName(part, term.length, atStart, ref) && !startsWithFalseFriend(part, term.length, atStart, ref);
+  const start = atStart ? 0 : part.length - term.length;
+  return !insideBrandName(part, term.length, atStart, ref) && !startsWithFalseFriend(part, term.length, atStart, ref) && !withinWord(part, start, start + term.length, ref);
 }
 
 /** A long term inside a part, between other letters, and not inside an ordinary word or a brand's name written there. */
-function termInside(part: string, term: string, v: Vocabulary): boolean {
+function termInside(part: string, term: string, v: Vocabulary, ref: ReferenceData): boolean {
   const at = part.indexOf(term, 1);
   if (at < 0 || at + term.length >= part.length) return false;
   for (const w of v.containing.get(term) ?? []) if (part.includes(w)) return false;
-  return true;
+  return !withinWord(part, at, at + term.length, ref);
 }
 
 /**
@@ -134,27 +166,67 @@ function termInside(part: string, term: string, v: Vocabulary): boolean {
 export function cryptoTermOfPart(part: string, ref: ReferenceData, hasTerm?: boolean): string | null {
   if (part.length < 3) return null;
   if (ref.cryptoAssets.has(part)) return ref.brandTokens.has(part) ? null : part;
+  // An ordinary word is not a term run into another ("pneumatic", "ethereal", "defining").
+  if (ref.englishWords.has(part)) return null;
   const v = vocabularyOf(ref);
   if (!(hasTerm ?? v.anyTerm?.test(part) === true)) return null;
   for (const term of v.terms) {
     if (part.length < term.length + MIN_BESIDE) continue;
     if (termAtEnd(part, term, true, ref) || termAtEnd(part, term, false, ref)) return term;
-    if (term.length >= MIN_INSIDE && termInside(part, term, v)) return term;
+    if (term.length >= MIN_INSIDE && termInside(part, term, v, ref)) return term;
   }
   return null;
 }
 
-/** First object and action of wallet-drainer naming found in `name`, written apart or glued together. */
-function walletLureIn(name: string, { objects, actions }: Vocabulary): { object: string; action: string } | null {
-  for (const object of objects) {
-    const at = name.indexOf(object);
-    if (at < 0) continue;
-    for (const action of actions) {
-      for (let i = name.indexOf(action); i >= 0; i = name.indexOf(action, i + 1)) {
-        // The two must not overlap ("tokens" and "token" are one word, not an object and an action).
-        if (i + action.length <= at || i >= at + object.length) return { object, action };
+interface LureHit {
+  readonly word: string;
+  readonly object: boolean;
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * The wallet-lure words written as words of `part`: each must stand at an end of the part or
+ * against another lure word ("walletsynclive": "wallet" | "sync"; "syncwalletlivetokenrestore"),
+ * and must not be a piece of a longer English word ("defi" in "definitely", "import" in
+ * "important", "issue" in "tissue").
+ */
+function lureWordsIn(part: string, { objects, actions, lureWords }: Vocabulary, ref: ReferenceData): LureHit[] {
+  const all: LureHit[] = [];
+  for (const [words, object] of [[objects, true], [actions, false]] as const) {
+    for (const word of words) {
+      for (let at = part.indexOf(word); at >= 0; at = part.indexOf(word, at + 1)) all.push({ word, object, start: at, end: at + word.length });
+    }
+  }
+  const found = all.filter((h) => !withinWord(part, h.start, h.end, ref, lureWords, all));
+  // An inflection ending ("restores", "fixed") still leaves the word at the end of its part.
+  const atEnd = (h: LureHit): boolean => h.end === part.length || INFLECTION.test(part.slice(h.end));
+  return found.filter((h) => h.start === 0 || atEnd(h) || found.some((o) => o !== h && (o.end === h.start || o.start === h.end || (o.start > h.end && INFLECTION.test(part.slice(h.end, o.start))))));
+}
+
+/**
+ * First object and action of wallet-drainer naming in `name`, in one part or in two: words of
+ * their parts (see `lureWordsIn`), not overlapping ("tokens" is one word). Punycode labels and
+ * parts that are a brand's own name ("walletconnect") are not read.
+ */
+function walletLureIn(name: string, v: Vocabulary, ref: ReferenceData): { object: string; action: string } | null {
+  const hits: LureHit[] = [];
+  let offset = 0;
+  for (const label of name.split(".")) {
+    if (!label.startsWith("xn--")) {
+      let at = 0;
+      for (const part of label.split(/[-_]/)) {
+        if (part.length >= 3 && !ref.brandTokens.has(part)) {
+          for (const h of lureWordsIn(part, v, ref)) hits.push({ ...h, start: h.start + offset + at, end: h.end + offset + at });
+        }
+        at += part.length + 1;
       }
     }
+    offset += label.length + 1;
+  }
+  for (const o of hits) {
+    if (!o.object) continue;
+    for (const a of hits) if (!a.object && (a.end <= o.start || a.start >= o.end)) return { object: o.word, action: a.word };
   }
   return null;
 }
@@ -165,12 +237,12 @@ function walletLureIn(name: string, { objects, actions }: Vocabulary): { object:
  */
 export function cryptoVocabularyFindings(name: string, ref: ReferenceData, giveaway: boolean, anyTerm: boolean): Finding[] {
   const v = vocabularyOf(ref);
-  const lure = v.anyObject?.test(name) ? walletLureIn(name, v) : null;
+  const lure = v.anyObject?.test(name) ? walletLureIn(name, v, ref) : null;
   if (lure) {
     return [{
       code: "domain.wallet_lure",
       family: "impersonation",
-      message: `Names a ${lure.object} with "${lure.action}": how wallet drainers name their fake repair and sync pages (no wallet needs this on a website)`,
+      message: `Names “${lure.object}” with “${lure.action}”: how wallet drainers name their fake repair and sync pages (no wallet needs this on a website)`,
       evidence: { object: lure.object, action: lure.action },
       source: source(ref, "wallet-lures"),
     }];

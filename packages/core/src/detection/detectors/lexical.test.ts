@@ -56,7 +56,7 @@ describe("lexical features", () => {
     expect(f?.message).toContain(platform);
   });
 
-  it.each(["www.weebly.com", "typeform.com", "tumblr.com", "www.tumblr.com", "mail.google.com"])("%s is the platform itself, not a user's site", (input) => {
+  it.each(["www.weebly.com", "www.blogspot.com", "www.github.io", "typeform.com", "tumblr.com", "www.tumblr.com", "mail.google.com"])("%s is the platform itself, not a user's site", (input) => {
     expect(codes(input)).not.toContain("domain.free_hosting");
   });
 

@@ -173,7 +173,8 @@ function splitParts(name: string, out: string[]): string[] {
  * The platform's own `www` is not a user's site.
  */
 function freeHostOf(registered: string, sub: string, suffix: string, privateSuffix: boolean, ref: ReferenceData): { domain: string; list: boolean } | null {
-  if (privateSuffix) return registered.length > suffix.length ? { domain: suffix, list: false } : null;
+  // Under a private suffix the registrable name is the user's ("name.blogspot.com"); "www" is the platform's own.
+  if (privateSuffix) return registered === `www.${suffix}` ? null : { domain: suffix, list: false };
   if (sub === "" || sub === "www") return null;
   if (ref.freeHosting.has(registered)) return { domain: registered, list: true };
   if (ref.userContentDomains.has(registered)) return { domain: registered, list: false };

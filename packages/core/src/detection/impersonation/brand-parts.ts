@@ -156,7 +156,9 @@ function wordCombo(view: HostView, index: ImpersonationIndex, brands: readonly B
   for (const b of brands) {
     if (b.labelIndex !== view.registrableIndex || b.entry.short || b.technique !== null) continue;
     if (b.part === b.entry.token && view.label.includes("-")) {
-      const others = labelParts(view.label).filter((p) => p !== b.part && /[a-z]/.test(p) && !b.part.includes(p));
+      const parts = labelParts(view.label);
+      // Parts as written: "web3", not also the "web" cut out of it.
+      const others = parts.filter((p, i) => p !== b.part && /[a-z]/.test(p) && !b.part.includes(p) && !parts.some((q, j) => j !== i && q.length > p.length && q.includes(p)));
       if (others.length > 0) found = { b, words: others };
     } else {
       const affix = gluedAffix(b.part, b.entry.token);

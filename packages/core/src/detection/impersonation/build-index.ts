@@ -70,6 +70,8 @@ export interface ImpersonationIndex {
   readonly commonWords: ReadonlySet<string>;
   /** Names built from other words the way a brand's name is ("metacask" for "metamask"): weaker look-alikes (word-swap.ts). */
   readonly wordSwaps: ReadonlySet<string>;
+  /** English words, for telling a name made of words from a misspelling (consonants.ts). */
+  readonly englishWords: ReadonlySet<string>;
   /** Consonant outline of long distinctive tokens → token id ("mthrwlt" → myetherwallet; consonants.ts). */
   readonly outlines: OutlineIndex;
   readonly confusables: ReadonlyMap<number, string>;
@@ -262,6 +264,7 @@ export function buildImpersonationIndex(
     commonWords,
     outlines: buildOutlineIndex(tokens),
     wordSwaps: wordSwapNames(tokens.filter((t) => !t.short || t.typos).map((t) => t.token), options.englishWords ?? englishWords),
+    englishWords: options.englishWords ?? englishWords,
     confusables,
     handlesByPlatform,
     handlesAnyPlatform,

@@ -34,6 +34,10 @@ describe("same consonants, other vowels and doubled letters", () => {
     "etherscene.com", // a short name (etherscan): outlines collide too easily below eleven letters
     "nyetherwallet.com", // another first letter: caught, if at all, by the edit-distance rules
     "mathrowlate.com", // the same outline but five edits away
+    "myethrwllt.com", // ten letters: below the eleven the rule starts at
+    "virginmenu.com", // English words run together: a name (virginmoney's outline)
+    "virginmoon.com",
+    "discovercrude.com",
   ])("%s is not read this way", (input) => {
     expect(lookalike(input)?.evidence.technique).not.toBe("consonants");
   });

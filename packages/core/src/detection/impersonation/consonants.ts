@@ -81,16 +81,27 @@ export function buildOutlineIndex(tokens: readonly TokenEntry[]): OutlineIndex {
 }
 
 /** A label (letters of it) with a brand token's consonant outline, its first letter and at most four edits from it. */
+/** True when `s` is English words of three letters or more run together ("virginmenu", "discovercrude"): a name, not a misspelling. */
+export function madeOfWords(s: string, words: ReadonlySet<string>): boolean {
+  // ends[i]: s.slice(0, i) splits into words.
+  const ends: boolean[] = [true];
+  for (let i = 1; i <= s.length; i++) {
+    ends[i] = false;
+    for (let j = Math.max(0, i - 20); j <= i - 3 && !ends[i]; j++) if (ends[j] && words.has(s.slice(j, i))) ends[i] = true;
+  }
+  return ends[s.length] === true;
+}
+
 export function sameConsonants(seen: string, index: ImpersonationIndex): Candidate | null {
   const outlines = index.outlines;
   // The edit distance is at least the difference in length, so a much longer label cannot qualify.
-  if (seen.length < MIN_TOKEN_LENGTH - 1 || seen.length > outlines.maxTokenLength + MAX_EDITS) return null;
+  if (seen.length < MIN_TOKEN_LENGTH || seen.length > outlines.maxTokenLength + MAX_EDITS) return null;
   if (!outlines.filter.mayContainHash(outlineHash(seen))) return null;
   const id = outlines.byOutline.get(consonantOutline(seen));
   if (id === undefined) return null;
   const entry = index.tokens[id] as TokenEntry;
   if (seen === entry.token || seen.charCodeAt(0) !== entry.token.charCodeAt(0)) return null;
   const distance = boundedDamerauLevenshtein(seen, entry.token, MAX_EDITS);
-  if (distance > MAX_EDITS) return null;
+  if (distance > MAX_EDITS || madeOfWords(seen, index.englishWords)) return null;
   return { entry, technique: "consonants", distance, strength: STRENGTH, seen, detail: `same consonants, other vowels or doubled letters: “${entry.token}” → “${seen}”` };
 }

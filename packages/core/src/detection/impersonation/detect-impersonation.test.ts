@@ -211,6 +211,7 @@ describe("homographs (UTS #39 skeleton)", () => {
     expect(f.evidence).toMatchObject({ brand: "blockchaincom", keyword: "login", shown: "logín-blockchaín" });
     expect(f.message).toContain("look-alike letters");
     expect(codes("münchen.de")).toEqual([]);
+    expect(codes("binance꓾trade.com")).not.toContain("domain.combosquatting"); // "꓾" reads as punctuation, not a host name
   });
 
   it("reads a homograph with a further typo as ASCII, at lower strength", () => {
@@ -289,6 +290,7 @@ describe("combosquatting and brand names", () => {
     ["binanceus.net", "binance", ["us"]], // glued to a product word: reads as the brand's own site
     ["metamaskonline.com", "metamask", ["online"]],
     ["wwwbittrex.com", "bittrex", ["www"]],
+    ["binance-web3.com", "binance", ["web3"]], // the part as written, not also "web"
   ])("%s → combosquatting with a plain word (%s): the name beside another word", (input, brand, words) => {
     const f = one(input, "domain.combosquatting");
     expect(f.evidence).toMatchObject({ brand, keyword: null, keywords: words });

@@ -45,6 +45,8 @@ export function detectImpersonation(entity: Entity, index: ImpersonationIndex): 
   return out.list();
 }
 
+const HOST_LABEL = /^[a-z0-9-]+$/;
+
 /** The host with every internationalised label read as ASCII; null when some label has no ASCII reading or nothing changes. */
 function foldedView(view: HostView, index: ImpersonationIndex): HostView | null {
   const labels: string[] = [];
@@ -55,7 +57,8 @@ function foldedView(view: HostView, index: ImpersonationIndex): HostView | null 
       continue;
     }
     const ascii = asciiFold(shown, index.confusables);
-    if (ascii === null) return null;
+    // Look-alikes of punctuation ("꓾" for ":") do not make a host name.
+    if (ascii === null || !HOST_LABEL.test(ascii)) return null;
     labels.push(ascii);
   }
   const label = labels[view.registrableIndex] as string;

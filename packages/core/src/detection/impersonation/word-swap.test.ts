@@ -30,7 +30,7 @@ describe("names built from other words the way a brand's is", () => {
     expect((f?.strength ?? 1) * 75).toBeLessThan(65);
   });
 
-  it.each(["metamsak.io", "rnetamask.io", "metamasks.com", "opnsea.io"])("%s is a misspelling or inflection, still a full look-alike", (input) => {
+  it.each(["metamsak.io", "rnetamask.io", "metamasks.com", "opnsea.io", "paysstack.com", "capitallone.com", "coinbaser.com", "wealthsimpler.com"])("%s is a misspelling or inflection, still a full look-alike", (input) => {
     const f = lookalike(input);
     expect(f).toBeDefined();
     expect(f?.evidence.word_swap).toBeUndefined();

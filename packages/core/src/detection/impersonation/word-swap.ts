@@ -18,7 +18,24 @@ function isInflection(a: string, b: string): boolean {
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
   if (!long.startsWith(short)) return false;
   const ending = long.slice(short.length);
-  return ending === "s" || ending === "es" || ending === "d" || ending === "ed" || ending === "er" || ending === "ing";
+  // "bases", "based", "baser" from "base" ("-e" + "s"/"d"/"r") as well as "masks", "masked", "masker".
+  return ending === "s" || ending === "es" || ending === "d" || ending === "ed" || ending === "er" || ending === "ing" || (ending === "r" && short.endsWith("e"));
+}
+
+/**
+ * A slip of the finger on the brand's own name: one letter doubled ("paysstack") or two
+ * neighbours swapped. Splitting the name at another place can make it look like a word swap
+ * ("pays" + "stack"), but it is the typo the look-alike check exists for.
+ */
+function isSlipOf(name: string, token: string): boolean {
+  if (name.length === token.length + 1) {
+    for (let i = 0; i + 1 < name.length; i++) if (name[i] === name[i + 1] && name.slice(0, i) + name.slice(i + 1) === token) return true;
+    return false;
+  }
+  if (name.length !== token.length) return false;
+  let i = 0;
+  while (i < name.length && name[i] === token[i]) i++;
+  return i + 1 < name.length && name[i] === token[i + 1] && name[i + 1] === token[i] && name.slice(i + 2) === token.slice(i + 2);
 }
 
 /** Every string one edit (deletion, insertion, substitution, adjacent transposition) from `w`. */
@@ -55,8 +72,8 @@ export function wordSwapNames(tokens: Iterable<string>, words: ReadonlySet<strin
       const head = token.slice(0, cut);
       const tail = token.slice(cut);
       if (!words.has(head) || !words.has(tail)) continue;
-      for (const t of neighbourWords(tail, words)) out.add(head + t);
-      for (const h of neighbourWords(head, words)) out.add(h + tail);
+      for (const t of neighbourWords(tail, words)) if (!isSlipOf(head + t, token)) out.add(head + t);
+      for (const h of neighbourWords(head, words)) if (!isSlipOf(h + tail, token)) out.add(h + tail);
     }
   }
   for (const token of tokens) out.delete(token);
