@@ -31,6 +31,7 @@ interface Vocabulary {
   readonly lureWords: ReadonlySet<string>;
   readonly anyTerm: RegExp | null;
   readonly anyObject: RegExp | null;
+  readonly anyAction: RegExp | null;
   /** Per long term: the ordinary words and brand names that contain it ("cryptography", "cryptocom"). */
   readonly containing: ReadonlyMap<string, readonly string[]>;
 }
@@ -54,6 +55,7 @@ function vocabularyOf(ref: ReferenceData): Vocabulary {
       lureWords: new Set([...ref.walletLures.objects, ...ref.walletLures.actions]),
       anyTerm: anyOf(terms),
       anyObject: anyOf(ref.walletLures.objects),
+      anyAction: anyOf(ref.walletLures.actions),
       containing: new Map(
         terms
           .filter((t) => t.length >= MIN_INSIDE)
@@ -237,7 +239,8 @@ function walletLureIn(name: string, v: Vocabulary, ref: ReferenceData): { object
  */
 export function cryptoVocabularyFindings(name: string, ref: ReferenceData, giveaway: boolean, anyTerm: boolean): Finding[] {
   const v = vocabularyOf(ref);
-  const lure = v.anyObject?.test(name) ? walletLureIn(name, v, ref) : null;
+  // Both kinds of word must occur somewhere before the name is read word by word (most names: neither).
+  const lure = v.anyObject?.test(name) && v.anyAction?.test(name) ? walletLureIn(name, v, ref) : null;
   if (lure) {
     return [{
       code: "domain.wallet_lure",
