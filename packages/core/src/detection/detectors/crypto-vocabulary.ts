@@ -8,7 +8,7 @@ import type { Finding } from "../types.js";
  *
  * - **Wallet-drainer naming** (`domain.wallet_lure`): something a drainer wants connected
  *   (wallet, dapp, token …) together with a made-up service step (sync, rectify, validate,
- *   restore …): "walletconnect-sync.org", "dappsrectify.com", "tokenimport.com". No wallet needs
+ *   restore …): "walletsync-live.org", "dappsrectify.com", "tokenimport.com". No wallet needs
  *   "rectifying" on a website; these pages ask for the recovery phrase or a draining approval.
  * - **Crypto vocabulary** (`domain.crypto_term`): an asset name or ticker, or a figure fake
  *   giveaways invoke, as a part of the name or at one end of one ("ethboom", "bnbeth",
@@ -16,9 +16,10 @@ import type { Finding } from "../types.js";
  *   carry such names. Beside a brand's name in an unofficial domain it is what turns "a brand
  *   is mentioned" into "a crypto brand is being dressed up" (`binanceeth.org`).
  *
- * Words inside ordinary words do not count ("ethics", "together", "melon": the data lists them
- * per term), nor does a term that is part of a brand's own name ("coin" in "coinbase", "ethereum"
- * in "localethereum"): the impersonation detector already judges those.
+ * Words inside ordinary words do not count ("ethics", "together", "tissue", "definitely": the
+ * English word list, and per term the data's false friends), nor do punycode labels, nor does a
+ * word that is part of a brand's own name ("coin" in "coinbase", "ethereum" in "localethereum",
+ * "walletconnect"): the impersonation detector already judges those.
  */
 
 interface Vocabulary {
