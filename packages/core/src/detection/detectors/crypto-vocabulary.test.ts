@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { createScreener, defaultReference } from "../../screener.js";
+import { cryptoAssets } from "@svc/intel";
 import { cryptoGiveawayFindings } from "./crypto-giveaway.js";
+import { MAX_WORD } from "./crypto-vocabulary.js";
 import { entity } from "./test-helpers.js";
 
 const ref = defaultReference();
@@ -113,4 +115,8 @@ describe("ordinary words are not crypto giveaway naming", () => {
   it.each(["ethereal-event.com", "tethered-gifts.com", "elongating-bonus.com", "dogmatic-giveaway.com"])("%s", (input) => {
     expect(find(input, "domain.crypto_giveaway")).toBeUndefined();
   });
+});
+
+it("every false friend fits the window ordinary words are looked for in (a longer one would be ignored)", () => {
+  for (const a of cryptoAssets) for (const w of a.falseFriends) expect(w.length, w).toBeLessThanOrEqual(MAX_WORD);
 });

@@ -33,7 +33,7 @@ interface Vocabulary {
   readonly anyTerm: RegExp | null;
   readonly anyObject: RegExp | null;
   readonly anyAction: RegExp | null;
-  /** Per long term: the ordinary words and brand names that contain it ("cryptography", "cryptocom"). */
+  /** Per long term: the brand names that contain it ("blockchaincom"); ordinary words are `withinWord`'s. */
   readonly containing: ReadonlyMap<string, readonly string[]>;
 }
 
@@ -60,7 +60,7 @@ function vocabularyOf(ref: ReferenceData): Vocabulary {
       containing: new Map(
         terms
           .filter((t) => t.length >= MIN_INSIDE)
-          .map((t) => [t, [...ref.cryptoFalseFriends, ...ref.brandTokens.keys()].filter((w) => w.length > t.length && w.includes(t))]),
+          .map((t) => [t, [...ref.brandTokens.keys()].filter((w) => w.length > t.length && w.includes(t))]),
       ),
     };
     vocabularies.set(ref, v);
@@ -111,16 +111,8 @@ function insideBrandName(part: string, termLength: number, atStart: boolean, ref
 /** Fewest letters beside a term for it to count at the end of a longer part ("ethboom": 4; not "ethos"). */
 const MIN_BESIDE = 2;
 
-/** True when `part` starts (or ends) with an ordinary word that merely begins (or ends) with a term ("elongatedgifts"). */
-function startsWithFalseFriend(part: string, termLength: number, atStart: boolean, ref: ReferenceData): boolean {
-  for (let len = termLength + 1; len <= part.length; len++) {
-    if (ref.cryptoFalseFriends.has(atStart ? part.slice(0, len) : part.slice(part.length - len))) return true;
-  }
-  return false;
-}
-
-/** Longest English word looked for around a match. */
-const MAX_WORD = 14;
+/** Longest English word (or false friend: the longest is 13 letters) looked for around a match. */
+export const MAX_WORD = 14;
 
 /**
  * True when the letters `part[start, end)` are only a piece of a longer English word written
@@ -151,7 +143,7 @@ const INFLECTION = /^(?:s|es|d|ed|ing)$/;
 function termAtEnd(part: string, term: string, atStart: boolean, ref: ReferenceData): boolean {
   if (!(atStart ? part.startsWith(term) : part.endsWith(term))) return false;
   const start = atStart ? 0 : part.length - term.length;
-  return !insideBrandName(part, term.length, atStart, ref) && !startsWithFalseFriend(part, term.length, atStart, ref) && !withinWord(part, start, start + term.length, ref);
+  return !insideBrandName(part, term.length, atStart, ref) && !withinWord(part, start, start + term.length, ref);
 }
 
 /** A long term inside a part, between other letters, and not inside an ordinary word or a brand's name written there. */
