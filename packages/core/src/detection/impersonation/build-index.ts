@@ -1,5 +1,5 @@
 import { dataVersions, englishWords, riskyKeywords, type Brand, type RiskyKeyword } from "@svc/intel";
-import { wordSwapNames } from "./word-swap.js";
+import { INFLECTION_ENDINGS, wordSwapNames } from "./word-swap.js";
 import { buildOutlineIndex, type OutlineIndex } from "./consonants.js";
 import type { SourceRef } from "../types.js";
 import { COMMON_WORDS } from "./common-words.js";
@@ -130,7 +130,7 @@ export function buildImpersonationIndex(
   const version = options.version ?? dataVersions["svc/brands"] ?? "unknown";
   const commonWords = new Set(options.commonWords ?? COMMON_WORDS);
   // Inflections of an ordinary word whose typos count ("blockchains") are ordinary words too.
-  for (const b of brands) for (const t of b.typoTokens) for (const ending of ["s", "es", "ed", "er", "ing"]) commonWords.add(t + ending);
+  for (const b of brands) for (const t of b.typoTokens) for (const ending of INFLECTION_ENDINGS) commonWords.add(t + ending);
   const tokens: TokenEntry[] = [];
   const tokenIds = new Map<string, number>();
   for (const brand of brands) {

@@ -14,12 +14,15 @@ const LETTERS = "abcdefghijklmnopqrstuvwxyz";
 /** Both words, the kept one and the changed one, have at least this many letters ("meta", "sea"). */
 const MIN_WORD = 3;
 
+/** Endings that inflect a word rather than make another one ("masks", "masked", "masker", "masking"). */
+export const INFLECTION_ENDINGS: readonly string[] = ["s", "es", "d", "ed", "er", "ing"];
+
 function isInflection(a: string, b: string): boolean {
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
   if (!long.startsWith(short)) return false;
   const ending = long.slice(short.length);
   // "bases", "based", "baser" from "base" ("-e" + "s"/"d"/"r") as well as "masks", "masked", "masker".
-  return ending === "s" || ending === "es" || ending === "d" || ending === "ed" || ending === "er" || ending === "ing" || (ending === "r" && short.endsWith("e"));
+  return INFLECTION_ENDINGS.includes(ending) || (ending === "r" && short.endsWith("e"));
 }
 
 /**
