@@ -80,7 +80,6 @@ export function buildOutlineIndex(tokens: readonly TokenEntry[]): OutlineIndex {
   return { byOutline: out, filter, maxTokenLength };
 }
 
-/** A label (letters of it) with a brand token's consonant outline, its first letter and at most four edits from it. */
 /** True when `s` is English words of three letters or more run together ("virginmenu", "discovercrude"): a name, not a misspelling. */
 export function madeOfWords(s: string, words: ReadonlySet<string>): boolean {
   // ends[i]: s.slice(0, i) splits into words.
@@ -92,6 +91,7 @@ export function madeOfWords(s: string, words: ReadonlySet<string>): boolean {
   return ends[s.length] === true;
 }
 
+/** A label (letters of it) with a brand token's consonant outline, its first letter and at most four edits from it. */
 export function sameConsonants(seen: string, index: ImpersonationIndex): Candidate | null {
   const outlines = index.outlines;
   // The edit distance is at least the difference in length, so a much longer label cannot qualify.
