@@ -46,6 +46,10 @@ describe("wallet-drainer naming", () => {
     expect(find("walletsynclive.com", "domain.wallet_lure")?.message).toBe("Names “wallet” with “sync”: how wallet drainers name their fake repair and sync pages (no wallet needs this on a website)");
   });
 
+  it("names the words as read, not a longer object that borrows the action's first letter", () => {
+    expect(find("walletsyncwalletsync.com", "domain.wallet_lure")?.evidence).toEqual({ object: "wallet", action: "sync" });
+  });
+
   it("an object and an action must be two words, not one inside the other", () => {
     // "tokens" holds "token": one word, no action.
     expect(find("tokens-shop.com", "domain.wallet_lure")).toBeUndefined();

@@ -219,9 +219,13 @@ function walletLureIn(name: string, v: Vocabulary, ref: ReferenceData): { object
     }
     offset += label.length + 1;
   }
-  for (const o of hits) {
-    if (!o.object) continue;
-    for (const a of hits) if (!a.object && (a.end <= o.start || a.start >= o.end)) return { object: o.word, action: a.word };
+  const apart = (x: LureHit, y: LureHit): boolean => x.end <= y.start || x.start >= y.end;
+  // Name the words as read: an object that shares no letter with any action first ("wallet" in
+  // "walletsync", not "wallets").
+  const objects = hits.filter((h) => h.object);
+  objects.sort((x, y) => Number(hits.some((a) => !a.object && !apart(a, x))) - Number(hits.some((a) => !a.object && !apart(a, y))));
+  for (const o of objects) {
+    for (const a of hits) if (!a.object && apart(a, o)) return { object: o.word, action: a.word };
   }
   return null;
 }
