@@ -15,7 +15,7 @@ export async function bootstrapAdmin(
   const now = s.clock.now();
   let created = false;
   if (!(await s.accounts.get(ADMIN_ACCOUNT_ID))) {
-    await s.accounts.create({ id: ADMIN_ACCOUNT_ID, name: "admin", plan: "pro" }, now);
+    await s.accounts.create({ id: ADMIN_ACCOUNT_ID, name: "admin", plan: "pro", role: "operator" }, now);
     created = true;
   }
   if (secret) {

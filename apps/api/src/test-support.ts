@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { apiKeyHint, formatApiKey, hashApiKey, type Plan } from "@svc/core";
+import { apiKeyHint, formatApiKey, hashApiKey, type AccountRole, type Plan } from "@svc/core";
 import { scratchDatabase } from "@svc/persistence";
 import { pino } from "pino";
 import { createApp } from "./app.js";
@@ -12,8 +12,8 @@ export const freshPostgres = (url: string): Promise<{ url: string; drop(): Promi
 export interface TestApi {
   readonly runtime: Runtime;
   readonly app: ReturnType<typeof createApp>;
-  /** An account with a fresh key on the given plan. */
-  account(plan?: Plan): Promise<{ accountId: string; key: string; keyId: string }>;
+  /** An account with a fresh key on the given plan (a customer unless `role` says operator). */
+  account(plan?: Plan, role?: AccountRole): Promise<{ accountId: string; key: string; keyId: string }>;
   close(): Promise<void>;
 }
 
@@ -28,10 +28,10 @@ export async function startTestApi(engine: "pglite" | "postgres", env: Record<st
   return {
     runtime,
     app,
-    async account(plan: Plan = "pro") {
+    async account(plan: Plan = "pro", role: AccountRole = "customer") {
       const s = runtime.services;
       const now = s.clock.now();
-      const account = await s.accounts.create({ id: `acc_t${++n}_${randomBytes(3).toString("hex")}`, name: `test ${n}`, plan }, now);
+      const account = await s.accounts.create({ id: `acc_t${++n}_${randomBytes(3).toString("hex")}`, name: `test ${n}`, plan, role }, now);
       const key = formatApiKey(randomBytes(32));
       const rec = await s.keys.create({ account_id: account.id, key_hash: hashApiKey(key), prefix: apiKeyHint(key) }, now);
       return { accountId: account.id, key, keyId: rec.id };

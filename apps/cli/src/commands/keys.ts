@@ -43,7 +43,7 @@ export function keysCommand(program: Command, ctx: Context): void {
           accountId = (await s.accounts.create({ name: o.newAccount, plan: o.plan }, now)).id;
         } else if (!(await s.accounts.get(accountId))) {
           if (accountId !== ADMIN_ACCOUNT_ID) throw new CliError(`No account ${accountId}.`, EXIT.usage, "`svc keys list --account <id>` lists an account's keys; --new-account creates one.");
-          await s.accounts.create({ id: ADMIN_ACCOUNT_ID, name: "admin", plan: "pro" }, now);
+          await s.accounts.create({ id: ADMIN_ACCOUNT_ID, name: "admin", plan: "pro", role: "operator" }, now);
         }
         const key = core.formatApiKey(randomBytes(32));
         const rec = await s.keys.create({ account_id: accountId, key_hash: core.hashApiKey(key), prefix: core.apiKeyHint(key), plan: o.newAccount !== undefined ? null : o.plan }, now);

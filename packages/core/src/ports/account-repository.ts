@@ -1,9 +1,13 @@
 export type Plan = "free" | "starter" | "pro";
 
+/** `operator` runs the service (moderation, other accounts' keys, audit verification); everyone else is a `customer`. */
+export type AccountRole = "customer" | "operator";
+
 export interface Account {
   readonly id: string;
   readonly name: string;
   readonly plan: Plan;
+  readonly role: AccountRole;
   readonly created_at: string;
 }
 
@@ -12,6 +16,8 @@ export interface NewAccount {
   readonly id?: string;
   readonly name: string;
   readonly plan: Plan;
+  /** `customer` when absent. */
+  readonly role?: AccountRole;
 }
 
 export interface AccountRepository {

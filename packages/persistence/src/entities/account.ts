@@ -1,11 +1,12 @@
 import { EntitySchema } from "typeorm";
-import type { Plan } from "@svc/core";
+import type { AccountRole, Plan } from "@svc/core";
 import { idText, text, timestamptz } from "./columns.js";
 
 export interface AccountRow {
   id: string;
   name: string;
   plan: Plan;
+  role: AccountRole;
   created_at: Date;
 }
 
@@ -16,9 +17,13 @@ export const AccountEntity = new EntitySchema<AccountRow>({
     id: idText({ primary: true }),
     name: text(),
     plan: text(),
+    role: text({ default: "customer" }),
     created_at: timestamptz(),
   },
-  checks: [{ name: "accounts_plan_check", expression: `"plan" IN ('free', 'starter', 'pro')` }],
+  checks: [
+    { name: "accounts_plan_check", expression: `"plan" IN ('free', 'starter', 'pro')` },
+    { name: "accounts_role_check", expression: `"role" IN ('customer', 'operator')` },
+  ],
 });
 
 export interface ApiKeyRow {

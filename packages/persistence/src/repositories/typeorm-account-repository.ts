@@ -7,7 +7,7 @@ export class TypeOrmAccountRepository implements AccountRepository {
   constructor(private readonly ds: DataSource) {}
 
   async create(input: NewAccount, now: Date): Promise<Account> {
-    const row: AccountRow = { id: input.id ?? newId("acc"), name: input.name, plan: input.plan, created_at: now };
+    const row: AccountRow = { id: input.id ?? newId("acc"), name: input.name, plan: input.plan, role: input.role ?? "customer", created_at: now };
     await this.ds.getRepository(AccountEntity).insert(row);
     return toAccount(row);
   }
@@ -18,4 +18,4 @@ export class TypeOrmAccountRepository implements AccountRepository {
   }
 }
 
-const toAccount = (r: AccountRow): Account => ({ id: r.id, name: r.name, plan: r.plan, created_at: iso(r.created_at) });
+const toAccount = (r: AccountRow): Account => ({ id: r.id, name: r.name, plan: r.plan, role: r.role, created_at: iso(r.created_at) });

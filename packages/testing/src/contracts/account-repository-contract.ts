@@ -16,8 +16,13 @@ export function accountRepositoryContract(name: string, make: () => Promise<{ re
 
     it("creates an account with a generated id and reads it back", async () => {
       const a = await f.repo.create({ name: "Acme", plan: "starter" }, NOW);
-      expect(a).toEqual({ id: expect.stringMatching(/^acc_/), name: "Acme", plan: "starter", created_at: NOW.toISOString() });
+      expect(a).toEqual({ id: expect.stringMatching(/^acc_/), name: "Acme", plan: "starter", role: "customer", created_at: NOW.toISOString() });
       expect(await f.repo.get(a.id)).toEqual(a);
+    });
+
+    it("keeps the operator role", async () => {
+      const a = await f.repo.create({ name: "Ops", plan: "pro", role: "operator" }, NOW);
+      expect((await f.repo.get(a.id))?.role).toBe("operator");
     });
 
     it("keeps a given id and refuses it twice", async () => {

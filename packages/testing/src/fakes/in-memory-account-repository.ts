@@ -6,7 +6,7 @@ export class InMemoryAccountRepository implements AccountRepository {
   async create(input: NewAccount, now: Date): Promise<Account> {
     const id = input.id ?? `acc_${crypto.randomUUID().replaceAll("-", "")}`;
     if (this.accounts.has(id)) throw new Error(`duplicate account id ${id}`);
-    const account: Account = { id, name: input.name, plan: input.plan, created_at: now.toISOString() };
+    const account: Account = { id, name: input.name, plan: input.plan, role: input.role ?? "customer", created_at: now.toISOString() };
     this.accounts.set(id, account);
     return { ...account };
   }
