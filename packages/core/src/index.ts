@@ -3,6 +3,7 @@ export { parseEntity, detectType, MAX_ENTITY_INPUT, type ParseOptions } from "./
 export { extractEntities, type ExtractedEntity, type Extraction, type ExtractOptions } from "./entities/extract.js";
 export { normalizeText, type Normalized } from "./entities/normalize.js";
 export { hostOf, hostAndParents } from "./entities/host.js";
+export { shareableEntityId } from "./entities/shareable.js";
 export * from "./detection/types.js";
 export { RULESET, severityFor, type Rule, type Ruleset } from "./detection/ruleset.js";
 export { scoreFindings, riskLevelFor, actionFor, type Score, type ScoreContext } from "./detection/scoring.js";
