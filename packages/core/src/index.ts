@@ -22,6 +22,7 @@ export type * from "./ports/account-repository.js";
 export type * from "./ports/api-key-repository.js";
 export type * from "./ports/idempotency-store.js";
 export type * from "./ports/usage-counter.js";
+export type * from "./ports/rate-limiter.js";
 export type * from "./ports/report-repository.js";
 export type * from "./ports/graph-repository.js";
 export * from "./ports/storage-limits.js";

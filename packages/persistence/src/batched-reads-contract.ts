@@ -21,7 +21,7 @@ export function batchedReadsContract(engine: string, ds: () => DataSource): void
   usageCounterContract(`${engine} (hitMany)`, async () => {
     const inner = new TypeOrmUsageCounter(ds());
     return {
-      counter: { hit: async (key, window, windowStart, cost, limit) => (await inner.hitMany([{ key, window, windowStart, cost, limit }]))[0]!, purgeBefore: (w, b) => inner.purgeBefore(w, b) },
+      counter: { hit: async (key, window, windowStart, cost, limit) => (await inner.hitMany([{ key, window, windowStart, cost, limit }]))[0]!, refund: (k, w, s, c) => inner.refund(k, w, s, c), purgeBefore: (w, b) => inner.purgeBefore(w, b) },
       close,
     };
   });

@@ -1,9 +1,10 @@
 import type {
   Entity, GraphPath, GraphProximitySource, IntelMatch, IntelRecord, IntelStore, NewGraphEdge, NewGraphNode, ReportEvidence,
-  ReportEvidenceSource, UsageCounter, UsageHit, UsageWindow,
+  RateLimiter, RateState, ReportEvidenceSource, UsageCounter, UsageHit, UsageWindow,
 } from "@svc/core";
 import { Coalescer } from "./coalesce.js";
 import type { TypeOrmGraphRepository } from "./repositories/typeorm-graph-repository.js";
+import type { RateTake, TypeOrmRateLimiter } from "./repositories/typeorm-rate-limiter.js";
 import type { TypeOrmIntelStore } from "./repositories/typeorm-intel-store.js";
 import type { TypeOrmReportRepository } from "./repositories/typeorm-report-repository.js";
 import type { TypeOrmUsageCounter, UsageRequest } from "./repositories/typeorm-usage-counter.js";
@@ -23,8 +24,28 @@ export class CoalescedUsage implements UsageCounter {
   hit(key: string, window: UsageWindow, windowStart: Date, cost: number, limit: number): Promise<UsageHit> {
     return this.hits.call({ key, window, windowStart, cost, limit });
   }
+  refund(key: string, window: UsageWindow, windowStart: Date, cost: number): Promise<void> {
+    return this.inner.refund(key, window, windowStart, cost);
+  }
   purgeBefore(window: UsageWindow, before: Date): Promise<number> {
     return this.inner.purgeBefore(window, before);
+  }
+}
+
+/** Sliding-window rate-limit takes: one multi-row upsert per group. */
+export class CoalescedRateLimiter implements RateLimiter {
+  private readonly takes: Coalescer<RateTake, RateState>;
+  constructor(private readonly inner: TypeOrmRateLimiter) {
+    this.takes = new Coalescer((batch) => inner.takeMany(batch), { maxInFlight: 4 });
+  }
+  take(key: string, now: Date, cost: number, limit: number): Promise<RateState> {
+    return this.takes.call({ key, now, cost, limit });
+  }
+  peek(key: string, now: Date, limit: number): Promise<RateState> {
+    return this.inner.peek(key, now, limit);
+  }
+  refund(key: string, takenAt: Date, cost: number): Promise<void> {
+    return this.inner.refund(key, takenAt, cost);
   }
 }
 

@@ -14,6 +14,7 @@ import { TypeOrmIntelStore } from "./repositories/typeorm-intel-store.js";
 import { TypeOrmReportRepository } from "./repositories/typeorm-report-repository.js";
 import { TypeOrmUsageCounter } from "./repositories/typeorm-usage-counter.js";
 import { batchedReadsContract } from "./batched-reads-contract.js";
+import { rateLimiterContract } from "./rate-limiter-contract.js";
 
 export { anAuditRecord, uniqueId };
 
@@ -33,6 +34,7 @@ export function typeOrmContracts(engine: string, ds: () => DataSource): void {
   graphRepositoryContract(engine, async () => ({ repo: new TypeOrmGraphRepository(ds()), close }));
   intelStoreContract(engine, async () => ({ store: new TypeOrmIntelStore(ds()), close }));
   batchedReadsContract(engine, ds);
+  rateLimiterContract(engine, ds);
 }
 
 /** What someone with write access to the table could do. */

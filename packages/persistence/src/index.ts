@@ -7,6 +7,7 @@ export { TypeOrmApiKeyRepository } from "./repositories/typeorm-api-key-reposito
 export { TypeOrmCheckRepository } from "./repositories/typeorm-check-repository.js";
 export { TypeOrmIdempotencyStore } from "./repositories/typeorm-idempotency-store.js";
 export { TypeOrmUsageCounter, type UsageRequest } from "./repositories/typeorm-usage-counter.js";
+export { TypeOrmRateLimiter, type RateTake } from "./repositories/typeorm-rate-limiter.js";
 export { TypeOrmReportRepository } from "./repositories/typeorm-report-repository.js";
 export { TypeOrmGraphRepository } from "./repositories/typeorm-graph-repository.js";
 export { TypeOrmIntelStore } from "./repositories/typeorm-intel-store.js";
@@ -17,5 +18,5 @@ export { TypeOrmBotPaymentLedger } from "./repositories/typeorm-bot-payment-ledg
 export { TypeOrmBotSupportDesk } from "./repositories/typeorm-bot-support-desk.js";
 export { BOT_TABLES } from "./entities/bot.js";
 export { Coalescer } from "./coalesce.js";
-export { CoalescedGraphProximity, CoalescedIntel, CoalescedReportEvidence, CoalescedUsage, GraphLearner } from "./coalesced.js";
+export { CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, GraphLearner } from "./coalesced.js";
 export { scratchDatabase, type ScratchDatabase } from "./scratch-database.js";

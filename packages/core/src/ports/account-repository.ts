@@ -1,4 +1,9 @@
-export type Plan = "free" | "starter" | "pro";
+/**
+ * The name of a plan. Plans (their limits) are the operator's configuration, not code: the
+ * API validates names against the configured plans (apps/api/src/plans.ts). The defaults are
+ * `free`, `starter`, `pro` and `operator` (the operator's own account, no per-minute cap).
+ */
+export type Plan = string;
 
 /** `operator` runs the service (moderation, other accounts' keys, audit verification); everyone else is a `customer`. */
 export type AccountRole = "customer" | "operator";

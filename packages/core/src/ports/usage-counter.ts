@@ -15,6 +15,8 @@ export interface UsageHit {
 export interface UsageCounter {
   /** Adds `cost` to the window's count unless that would exceed `limit`. */
   hit(key: string, window: UsageWindow, windowStart: Date, cost: number, limit: number): Promise<UsageHit>;
+  /** Takes back `cost` from the window's count (never below zero): a charge for work that failed. */
+  refund(key: string, window: UsageWindow, windowStart: Date, cost: number): Promise<void>;
   /** Deletes windows of this kind that started before `before`; returns how many. */
   purgeBefore(window: UsageWindow, before: Date): Promise<number>;
 }

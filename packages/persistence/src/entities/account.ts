@@ -21,7 +21,6 @@ export const AccountEntity = new EntitySchema<AccountRow>({
     created_at: timestamptz(),
   },
   checks: [
-    { name: "accounts_plan_check", expression: `"plan" IN ('free', 'starter', 'pro')` },
     { name: "accounts_role_check", expression: `"role" IN ('customer', 'operator')` },
   ],
 });
@@ -51,5 +50,4 @@ export const ApiKeyEntity = new EntitySchema<ApiKeyRow>({
   uniques: [{ name: "api_keys_key_hash_key", columns: ["key_hash"] }],
   foreignKeys: [{ name: "api_keys_account_fk", target: "Account", columnNames: ["account_id"], referencedColumnNames: ["id"], onDelete: "CASCADE" }],
   indices: [{ name: "api_keys_account_idx", columns: ["account_id", "created_at"], synchronize: false }],
-  checks: [{ name: "api_keys_plan_check", expression: `"plan" IS NULL OR "plan" IN ('free', 'starter', 'pro')` }],
 });

@@ -3,12 +3,13 @@ import { ChainHeadEntity, CheckEntity } from "./check.js";
 import { GraphEdgeEntity, GraphNodeEntity } from "./graph.js";
 import { IdempotencyEntity } from "./idempotency.js";
 import { UsageEntity } from "./usage.js";
+import { RateWindowEntity } from "./rate-window.js";
 import { IntelEntity } from "./intel.js";
 import { ReportEntity, ReporterEntity } from "./report.js";
 import { BOT_ENTITIES } from "./bot.js";
 
 export const ENTITIES = [
-  AccountEntity, ApiKeyEntity, CheckEntity, ChainHeadEntity, IdempotencyEntity, UsageEntity,
+  AccountEntity, ApiKeyEntity, CheckEntity, ChainHeadEntity, IdempotencyEntity, UsageEntity, RateWindowEntity,
   ReportEntity, ReporterEntity, GraphNodeEntity, GraphEdgeEntity, IntelEntity,
   ...BOT_ENTITIES,
 ];

@@ -84,6 +84,15 @@ export class TypeOrmUsageCounter implements UsageCounter {
     return out as UsageHit[];
   }
 
+  async refund(key: string, window: UsageWindow, windowStart: Date, cost: number): Promise<void> {
+    checkCost(cost, 0);
+    if (cost === 0) return;
+    await this.ds.manager.query(
+      `UPDATE usage_counters SET "count" = GREATEST(0, "count" - $4::int) WHERE key = $1 AND window_kind = $2 AND window_start = $3`,
+      [key, window, windowStart, cost],
+    );
+  }
+
   async purgeBefore(window: UsageWindow, before: Date): Promise<number> {
     return affectedOf(await this.ds.manager.query(`DELETE FROM usage_counters WHERE window_kind = $1 AND window_start < $2`, [window, before]));
   }

@@ -39,6 +39,16 @@ export function usageCounterContract(name: string, make: () => Promise<{ counter
       expect((await f.counter.hit(uniqueId("key"), "minute", MINUTE, 1, 5)).count).toBe(1);
     });
 
+    it("refunds a charge, never below zero, and the refunded units can be charged again", async () => {
+      await f.counter.hit(key, "month", MONTH, 5, 5);
+      await f.counter.refund(key, "month", MONTH, 2);
+      expect(await f.counter.hit(key, "month", MONTH, 0, 5)).toEqual({ allowed: true, count: 3, remaining: 2 });
+      expect((await f.counter.hit(key, "month", MONTH, 2, 5)).allowed).toBe(true);
+      await f.counter.refund(key, "month", MONTH, 50);
+      expect((await f.counter.hit(key, "month", MONTH, 0, 5)).count).toBe(0);
+      await f.counter.refund(uniqueId("key"), "month", MONTH, 1);
+    });
+
     it("refuses a negative or fractional cost", async () => {
       await expect(f.counter.hit(key, "minute", MINUTE, -1, 5)).rejects.toThrow(RangeError);
       await expect(f.counter.hit(key, "minute", MINUTE, 1.5, 5)).rejects.toThrow(RangeError);

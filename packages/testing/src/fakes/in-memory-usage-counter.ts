@@ -13,6 +13,12 @@ export class InMemoryUsageCounter implements UsageCounter {
     return { allowed: true, count: count + cost, remaining: limit - count - cost };
   }
 
+  async refund(key: string, window: UsageWindow, windowStart: Date, cost: number): Promise<void> {
+    if (!Number.isInteger(cost) || cost < 0) throw new RangeError(`usage refund must be a non-negative integer, got ${cost}`);
+    const c = this.counts.get(`${key}\u0000${window}\u0000${windowStart.getTime()}`);
+    if (c) c.count = Math.max(0, c.count - cost);
+  }
+
   async purgeBefore(window: UsageWindow, before: Date): Promise<number> {
     let n = 0;
     for (const [id, c] of this.counts) {

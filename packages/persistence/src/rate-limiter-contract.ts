@@ -1,0 +1,83 @@
+// Test-only module: the sliding-window rate limiter on a real database (PGlite and PostgreSQL).
+import type { DataSource } from "typeorm";
+import { describe, expect, it } from "vitest";
+import { uniqueId } from "@svc/testing";
+import { CoalescedRateLimiter } from "./coalesced.js";
+import { TypeOrmRateLimiter } from "./repositories/typeorm-rate-limiter.js";
+
+const at = (iso: string): Date => new Date(iso);
+
+export function rateLimiterContract(engine: string, ds: () => DataSource): void {
+  describe(`sliding-window rate limiter: ${engine}`, () => {
+    it("takes up to the limit and refuses beyond it without taking; says when it fits again", async () => {
+      const r = new TypeOrmRateLimiter(ds());
+      const key = uniqueId("rk");
+      expect(await r.take(key, at("2026-11-01T10:00:10.200Z"), 2, 3)).toEqual({ allowed: true, used: 2, remaining: 1, resetMs: 60_800, retryAfterMs: 0 });
+      expect(await r.take(key, at("2026-11-01T10:00:20.000Z"), 1, 3)).toMatchObject({ allowed: true, used: 3, remaining: 0, resetMs: 61_000 });
+      // Two more need the 10:00:10 slot to leave: at 10:01:11.000.
+      expect(await r.take(key, at("2026-11-01T10:00:30.000Z"), 2, 3)).toEqual({ allowed: false, used: 3, remaining: 0, resetMs: 51_000, retryAfterMs: 41_000 });
+      expect(await r.peek(key, at("2026-11-01T10:00:30.000Z"), 3)).toMatchObject({ used: 3, remaining: 0 });
+      expect((await r.take(key, at("2026-11-01T10:01:10.999Z"), 2, 3)).allowed).toBe(false);
+      expect(await r.take(key, at("2026-11-01T10:01:11.000Z"), 2, 3)).toMatchObject({ allowed: true, used: 3, remaining: 0 });
+      expect(await r.peek(uniqueId("rk"), at("2026-11-01T10:00:00Z"), 3)).toEqual({ allowed: true, used: 0, remaining: 3, resetMs: 0, retryAfterMs: 0 });
+    });
+
+    it("lets at most `limit` through in ANY 60-second span, across minute boundaries", async () => {
+      const r = new TypeOrmRateLimiter(ds());
+      const key = uniqueId("rk");
+      const limit = 10;
+      const passed: number[] = [];
+      // A request every 700 ms for three minutes, starting just before a minute boundary
+      // (a fixed window lets 2 × limit through around 10:01:00).
+      const start = at("2026-11-01T10:00:55.000Z").getTime();
+      for (let t = start; t < start + 180_000; t += 700) {
+        if ((await r.take(key, new Date(t), 1, limit)).allowed) passed.push(t);
+      }
+      for (let i = 0; i < passed.length; i++) {
+        const inSpan = passed.filter((p) => p >= (passed[i] as number) && p < (passed[i] as number) + 60_000).length;
+        expect(inSpan).toBeLessThanOrEqual(limit);
+      }
+      // ... and the limit is usable: about `limit` per minute gets through, not less.
+      expect(passed.length).toBeGreaterThanOrEqual(limit * 3 - 3);
+      expect(passed.filter((p) => p >= at("2026-11-01T10:00:55Z").getTime() && p < at("2026-11-01T10:01:05Z").getTime())).toHaveLength(limit);
+    });
+
+    it("refunds units taken at a moment, never below zero", async () => {
+      const r = new TypeOrmRateLimiter(ds());
+      const key = uniqueId("rk");
+      const t = at("2026-11-01T10:00:10Z");
+      await r.take(key, t, 5, 5);
+      await r.refund(key, t, 3);
+      expect(await r.peek(key, t, 5)).toMatchObject({ used: 2, remaining: 3 });
+      expect((await r.take(key, t, 3, 5)).allowed).toBe(true);
+      await r.refund(key, t, 99);
+      expect(await r.peek(key, t, 5)).toMatchObject({ used: 0, remaining: 5 });
+      await r.refund(uniqueId("rk"), t, 1);
+    });
+
+    it("never lets 200 concurrent takes (coalesced or not) exceed the limit", async () => {
+      const now = at("2026-11-01T10:00:30Z");
+      for (const r of [new TypeOrmRateLimiter(ds()), new CoalescedRateLimiter(new TypeOrmRateLimiter(ds()))]) {
+        const key = uniqueId("rk");
+        const costs = Array.from({ length: 200 }, (_, i) => 1 + (i % 2));
+        const out = await Promise.all(costs.map((cost, i) => r.take(key, new Date(now.getTime() + (i % 7)), cost, 30)));
+        const taken = out.reduce((sum, o, i) => sum + (o.allowed ? (costs[i] as number) : 0), 0);
+        const used = (await r.peek(key, now, 30)).used;
+        expect(used).toBe(taken);
+        expect(taken).toBeLessThanOrEqual(30);
+        // Single-unit takes keep coming until the window is full.
+        expect(taken).toBe(30);
+      }
+    });
+
+    it("takeMany: takes on one key apply in call order; other keys are independent", async () => {
+      const r = new TypeOrmRateLimiter(ds());
+      const a = uniqueId("rk");
+      const b = uniqueId("rk");
+      const now = at("2026-11-01T10:00:30Z");
+      const out = await r.takeMany([...Array.from({ length: 6 }, () => ({ key: a, now, cost: 1, limit: 4 })), { key: b, now, cost: 3, limit: 3 }, { key: b, now, cost: 1, limit: 3 }]);
+      expect(out.map((o) => o.allowed)).toEqual([true, true, true, true, false, false, true, false]);
+      expect(out.slice(0, 4).map((o) => o.used)).toEqual([1, 2, 3, 4]);
+    });
+  });
+}
