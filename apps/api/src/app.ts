@@ -10,11 +10,12 @@ import { docsPage } from "./docs-page.js";
 import { idempotent } from "./idempotency.js";
 import { authenticate, callerOf } from "./middleware/auth.js";
 import { jsonBody } from "./middleware/json-body.js";
-import { charge } from "./middleware/rate-limit.js";
+import { charged, rateLimitHeaders } from "./middleware/rate-limit.js";
 import { requestId } from "./middleware/request-id.js";
 import { ApiProblem, entityProblem, problem, problemResponse, validationProblem } from "./problem.js";
 import { auditRoute, batchRoute, exportRoute, graphRoute, historyRoute, reportRoute, screenRoute } from "./routes/definitions.js";
 import { registerAsyncRoutes } from "./routes/async.js";
+import { registerUsageRoutes } from "./routes/usage.js";
 import type { ApiServices } from "./services.js";
 
 const EXPORT_BLOCK_ROWS = 1_000;
@@ -52,6 +53,7 @@ export function createApp(s: ApiServices): OpenAPIHono {
   app.get("/docs", (c) => c.html(docsPage("/v1/openapi.json")));
 
   app.use("/v1/*", async (c, next) => (c.req.path === "/v1/openapi.json" ? next() : authenticate(s)(c, next)));
+  app.use("/v1/*", rateLimitHeaders(s));
   app.use("/v1/*", bodyLimit({
     maxSize: s.bodyLimitBytes,
     onError: (c) => problemResponse(c, { status: 413, code: "request.too_large", title: "Body too large", detail: `Request bodies are limited to ${s.bodyLimitBytes} bytes.` }),
@@ -64,8 +66,8 @@ export function createApp(s: ApiServices): OpenAPIHono {
     const caller = callerOf(c);
     const body = c.req.valid("json");
     const result = await idempotent(c, s, caller.accountId, async () => {
-      await charge(c, s, caller, 1);
-      const r = await runCheck(s, caller, body);
+      // An invalid entity or a failure of ours costs nothing: the charge is refunded.
+      const r = await charged(c, s, caller, 1, () => runCheck(s, caller, body));
       return { status: 200, body: r.verdict };
     });
     return respond(c, result);
@@ -75,8 +77,8 @@ export function createApp(s: ApiServices): OpenAPIHono {
     const caller = callerOf(c);
     const body = c.req.valid("json");
     const requests = body.entities.map((e) => (typeof e === "string" ? { entity_value: e } : e));
-    const result = await idempotent(c, s, caller.accountId, async () => {
-      await charge(c, s, caller, requests.length);
+    // Charged up front (the limits stay exact under concurrency); the entities that got no verdict are refunded.
+    const result = await idempotent(c, s, caller.accountId, () => charged(c, s, caller, requests.length, async () => {
       // All entities in flight at once, so their database lookups coalesce into one statement each.
       const items = await screenBatch(requests, s.screening, { concurrency: requests.length });
       const stored = new Set<string>();
@@ -96,7 +98,7 @@ export function createApp(s: ApiServices): OpenAPIHono {
       });
       const ok = results.filter((r) => r.status === "ok").length;
       return { status: 200, body: { results, summary: { total: results.length, ok, error: results.length - ok, unique: stored.size, by_level: byLevel } } };
-    });
+    }, (r) => r.body.summary.error));
     return respond(c, result);
   });
 
@@ -201,6 +203,7 @@ export function createApp(s: ApiServices): OpenAPIHono {
   });
 
   registerAsyncRoutes(app, s);
+  registerUsageRoutes(app, s);
 
   return app;
 }

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { apiKeyFromSecret, apiKeyHint, formatApiKey, hashApiKey, type AccountRepository, type ApiKeyRepository, type Clock } from "@svc/core";
 
+import { OPERATOR_PLAN } from "./plans.js";
+
 export const ADMIN_ACCOUNT_ID = "acc_admin";
 
 /**
@@ -15,7 +17,7 @@ export async function bootstrapAdmin(
   const now = s.clock.now();
   let created = false;
   if (!(await s.accounts.get(ADMIN_ACCOUNT_ID))) {
-    await s.accounts.create({ id: ADMIN_ACCOUNT_ID, name: "admin", plan: "pro", role: "operator" }, now);
+    await s.accounts.create({ id: ADMIN_ACCOUNT_ID, name: "admin", plan: OPERATOR_PLAN, role: "operator" }, now);
     created = true;
   }
   if (secret) {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DEFAULT_PLANS, PlansSchema } from "./plans.js";
 
 /** Every setting comes from the environment, parsed once at start-up; a bad value stops the process naming the variable. */
 const EnvSchema = z.object({
@@ -10,6 +11,8 @@ const EnvSchema = z.object({
   SVC_WEBHOOK_ALLOWED_CIDRS: z.string().default(""),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SVC_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_000_000).default(256 * 1024),
+  /** Plans as JSON, over the defaults (plans.ts); after parsing, the whole catalogue. */
+  SVC_PLANS: PlansSchema.default(DEFAULT_PLANS),
 });
 
 export type Config = z.infer<typeof EnvSchema>;

@@ -6,9 +6,9 @@ import {
   type IntelStore, type ReportRepository, type ScreeningDeps, type UsageCounter,
 } from "@svc/core";
 import {
-  CoalescedGraphProximity, CoalescedIntel, CoalescedReportEvidence, CoalescedUsage, GraphLearner,
+  CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, GraphLearner,
   openDataSource, TypeOrmAccountRepository, TypeOrmApiKeyRepository, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIdempotencyStore,
-  TypeOrmIntelStore, TypeOrmReportRepository, TypeOrmUsageCounter,
+  TypeOrmIntelStore, TypeOrmRateLimiter, TypeOrmReportRepository, TypeOrmUsageCounter,
 } from "@svc/persistence";
 import {
   AddressPolicy, createCheckQueues, PgBossJobQueue, SqlJobQueue, SsrfWebhookUrlGuard, TypeOrmAsyncJobStore, TypeOrmWebhookSecretStore,
@@ -101,6 +101,8 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
   c.bind(T.Services).toResolvedValue(
     (screening: ScreeningDeps, accounts: AccountRepository, keys: ApiKeyRepository, checks: CheckRepository, usage: UsageCounter, idempotency: IdempotencyStore, reports: ReportRepository, graph: GraphRepository, clock: Clock, ids: IdGenerator, logger: Logger): ApiServices => ({
       screening, accounts, keys, checks, usage, idempotency, reports, graph, clock, ids, logger,
+      rates: new CoalescedRateLimiter(new TypeOrmRateLimiter(dataSource)),
+      plans: config.SVC_PLANS,
       ready: async () => (await dataSource.query("SELECT 1 AS ok")).length === 1,
       bodyLimitBytes: config.SVC_BODY_LIMIT_BYTES,
       background: new BackgroundTasks(),

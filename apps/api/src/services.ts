@@ -1,9 +1,10 @@
 import type {
   AccountRepository, ApiKeyRepository, CheckRepository, Clock, GraphRepository, IdGenerator, IdempotencyStore, NewGraphEdge, NewGraphNode, ReportRepository,
-  ScreeningDeps, UsageCounter,
+  RateLimiter, ScreeningDeps, UsageCounter,
 } from "@svc/core";
 import type { AsyncJobStore, WebhookSecretStore, WebhookUrlGuard } from "@svc/core";
 import type { Logger } from "pino";
+import type { PlanCatalog } from "./plans.js";
 
 /** What the HTTP layer needs; built by the composition root (container.ts) or by tests. */
 export interface ApiServices {
@@ -11,7 +12,12 @@ export interface ApiServices {
   readonly accounts: AccountRepository;
   readonly keys: ApiKeyRepository;
   readonly checks: CheckRepository;
+  /** Monthly quotas (calendar months, UTC). */
   readonly usage: UsageCounter;
+  /** Per-minute rate limits (a sliding 60-second window per key). */
+  readonly rates: RateLimiter;
+  /** The configured plans (SVC_PLANS over the defaults; plans.ts). */
+  readonly plans: PlanCatalog;
   readonly idempotency: IdempotencyStore;
   readonly reports: ReportRepository;
   readonly graph: GraphRepository;
@@ -45,9 +51,3 @@ export class BackgroundTasks {
     while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
   }
 }
-
-export const PLANS = {
-  free: { perMinute: 30, perMonth: 1_000 },
-  starter: { perMinute: 300, perMonth: 50_000 },
-  pro: { perMinute: 1_500, perMonth: 500_000 },
-} as const;

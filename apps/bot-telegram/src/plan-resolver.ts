@@ -29,6 +29,16 @@ export class ApiKeyPlanResolver implements PlanResolver {
     if (record.revoked_at !== null) return null;
     const account = await this.accounts.get(record.account_id);
     if (!account) return null;
-    return record.plan ?? account.plan;
+    return botTier(record.plan ?? account.plan);
   }
+}
+
+/**
+ * The bot tier an API plan unlocks. API plans are the operator's configuration; the bots know
+ * three tiers. A tier's own name maps to itself, the operator's plan to the highest, and any
+ * other configured plan to the lowest (a plan name alone says nothing about what was paid for).
+ */
+export function botTier(plan: string): PlanTier {
+  if (plan === "free" || plan === "starter" || plan === "pro") return plan;
+  return plan === "operator" ? "pro" : "free";
 }

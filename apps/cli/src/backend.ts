@@ -49,7 +49,7 @@ export async function databaseBackend(local: LocalDb, options: { concurrency?: n
   const { ADMIN_ACCOUNT_ID } = await import("./local.js");
   const s = local.runtime.services;
   const { id: keyId } = await local.cliKey();
-  const caller = { accountId: ADMIN_ACCOUNT_ID, keyId, plan: "pro" as const, role: "operator" as const };
+  const caller = { accountId: ADMIN_ACCOUNT_ID, keyId, plan: "operator", role: "operator" as const };
   return {
     kind: "embedded",
     chunkSize: core.MAX_BATCH,

@@ -119,7 +119,7 @@ export async function openLocal(io: Io, flags: LocalFlags, options: { logLevel?:
   const cliKey = async (): Promise<{ key: string; id: string }> => {
     const s = runtime.services;
     // The admin account without bootstrap's random key: `svc serve` shows a key on its first start.
-    if (!(await s.accounts.get(ADMIN_ACCOUNT_ID))) await s.accounts.create({ id: ADMIN_ACCOUNT_ID, name: "admin", plan: "pro", role: "operator" }, s.clock.now());
+    if (!(await s.accounts.get(ADMIN_ACCOUNT_ID))) await s.accounts.create({ id: ADMIN_ACCOUNT_ID, name: "admin", plan: "operator", role: "operator" }, s.clock.now());
     let key = readKey();
     let known = key ? await s.keys.findByHash(hashApiKey(key)) : null;
     if (!key || known?.revoked_at) {

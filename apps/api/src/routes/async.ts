@@ -4,7 +4,7 @@ import { ASYNC_JOB_STATUSES, parseEntity } from "@svc/core";
 import type { Context } from "hono";
 import { idempotent } from "../idempotency.js";
 import { callerOf } from "../middleware/auth.js";
-import { charge } from "../middleware/rate-limit.js";
+import { charged } from "../middleware/rate-limit.js";
 import { entityProblem, problem } from "../problem.js";
 import type { ApiServices } from "../services.js";
 
@@ -123,8 +123,8 @@ export function registerAsyncRoutes(app: OpenAPIHono, s: ApiServices): void {
   app.openapi(asyncScreenRoute, async (c) => {
     const caller = callerOf(c);
     const body = c.req.valid("json");
-    const result = await idempotent(c, s, caller.accountId, async () => {
-      await charge(c, s, caller, 1);
+    // A refused entity or webhook URL costs nothing: the charge is refunded.
+    const result = await idempotent(c, s, caller.accountId, () => charged(c, s, caller, 1, async () => {
       // The same answers as the synchronous route for a bad entity: refused now, not in a webhook later.
       const parsed = parseEntity(body.entity_value, body.type ? { type: body.type } : {});
       if (!parsed.ok) throw problem(entityProblem(parsed.error));
@@ -151,7 +151,7 @@ export function registerAsyncRoutes(app: OpenAPIHono, s: ApiServices): void {
         created_at: s.clock.now(),
       });
       return { status: 202, body: { job_id: job.id, status: "queued", poll_url: `/v1/jobs/${job.id}` } };
-    });
+    }));
     c.header("Location", (result.body as { poll_url: string }).poll_url);
     return respond(c, result);
   });

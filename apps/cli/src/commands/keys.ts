@@ -6,8 +6,6 @@ import { displayWidth, padEnd, write } from "../io.js";
 import { addDataDirOption, withLocal } from "./api-access.js";
 import { examples, stdoutPaint, type Context } from "./shared.js";
 
-const PLANS = ["free", "starter", "pro"] as const;
-
 interface KeyFlags {
   readonly dataDir?: string;
   readonly account?: string;
@@ -25,7 +23,7 @@ export function keysCommand(program: Command, ctx: Context): void {
     keys
       .command("create")
       .description("Create an API key and print it once. By default on the admin account; --new-account creates a customer account with the plan.")
-      .addOption(new Option("--plan <plan>", "rate-limit plan: free 30/min · starter 300/min · pro 1,500/min").choices([...PLANS]).default("free"))
+      .addOption(new Option("--plan <plan>", "a configured plan (SVC_PLANS); by default free 30/min · starter 300/min · pro 1,500/min · operator unlimited").default("free"))
       .option("--account <id>", "an existing account (default: the admin account)")
       .option("--new-account <name>", "create a new account with this name and --plan")
       .option("--json", "print {id, key, account_id, plan} as JSON"),
@@ -36,6 +34,8 @@ export function keysCommand(program: Command, ctx: Context): void {
       const core = await import("@svc/core");
       await withLocal(ctx.io, o, async (local) => {
         const s = local.runtime.services;
+        const { isKnownPlan, planNames } = await import("../api-root.js");
+        if (!isKnownPlan(s.plans, o.plan)) throw new CliError(`No plan "${o.plan}" is configured.`, EXIT.usage, `Use one of ${planNames(s.plans).join(", ")} (plans are set with SVC_PLANS).`);
         const now = s.clock.now();
         const { ADMIN_ACCOUNT_ID } = await import("../local.js");
         let accountId = o.account ?? ADMIN_ACCOUNT_ID;
@@ -43,7 +43,7 @@ export function keysCommand(program: Command, ctx: Context): void {
           accountId = (await s.accounts.create({ name: o.newAccount, plan: o.plan }, now)).id;
         } else if (!(await s.accounts.get(accountId))) {
           if (accountId !== ADMIN_ACCOUNT_ID) throw new CliError(`No account ${accountId}.`, EXIT.usage, "`svc keys list --account <id>` lists an account's keys; --new-account creates one.");
-          await s.accounts.create({ id: ADMIN_ACCOUNT_ID, name: "admin", plan: "pro", role: "operator" }, now);
+          await s.accounts.create({ id: ADMIN_ACCOUNT_ID, name: "admin", plan: "operator", role: "operator" }, now);
         }
         const key = core.formatApiKey(randomBytes(32));
         const rec = await s.keys.create({ account_id: accountId, key_hash: core.hashApiKey(key), prefix: core.apiKeyHint(key), plan: o.newAccount !== undefined ? null : o.plan }, now);
