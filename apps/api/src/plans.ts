@@ -39,10 +39,14 @@ export const PlansSchema = z
       return z.NEVER;
     }
   })
-  .pipe(z.record(z.string().regex(PLAN_NAME, "plan names are 1–32 lower-case letters, digits, - or _, starting with a letter"), PlanOverrideSchema))
+  .pipe(z.record(z.string(), PlanOverrideSchema))
   .transform((overrides, ctx): PlanCatalog => {
     const out: Record<string, PlanLimits> = { ...DEFAULT_PLANS };
     for (const [name, o] of Object.entries(overrides)) {
+      if (!PLAN_NAME.test(name)) {
+        ctx.addIssue({ code: "custom", path: [name], message: "plan names are 1–32 lower-case letters, digits, - or _, starting with a letter" });
+        continue;
+      }
       const base = DEFAULT_PLANS[name];
       if (!base && (o.per_minute === undefined || o.per_month === undefined)) {
         ctx.addIssue({ code: "custom", path: [name], message: "a new plan needs both per_minute and per_month (null for unlimited)" });

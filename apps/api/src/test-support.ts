@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { apiKeyHint, formatApiKey, hashApiKey, type AccountRole, type Plan } from "@svc/core";
+import { apiKeyHint, formatApiKey, hashApiKey, type AccountRole, type Clock, type Plan } from "@svc/core";
 import { scratchDatabase } from "@svc/persistence";
 import { pino } from "pino";
 import { createApp } from "./app.js";
@@ -18,11 +18,11 @@ export interface TestApi {
 }
 
 /** The real app on a real database: embedded PGlite (in memory), or PostgreSQL when a URL is given. */
-export async function startTestApi(engine: "pglite" | "postgres", env: Record<string, string> = {}): Promise<TestApi> {
+export async function startTestApi(engine: "pglite" | "postgres", env: Record<string, string> = {}, options: { clock?: Clock } = {}): Promise<TestApi> {
   let pgDb: { url: string; drop(): Promise<void> } | null = null;
   if (engine === "postgres") pgDb = await freshPostgres(process.env.TEST_DATABASE_URL as string);
   const config = loadConfig({ SVC_DATA_DIR: "memory://", LOG_LEVEL: "silent", ...(pgDb ? { DATABASE_URL: pgDb.url } : {}), ...env });
-  const runtime = await buildRuntime(config, { logger: pino({ level: "silent" }) });
+  const runtime = await buildRuntime(config, { logger: pino({ level: "silent" }), ...(options.clock ? { clock: options.clock } : {}) });
   const app = createApp(runtime.services);
   let n = 0;
   return {

@@ -97,10 +97,14 @@ export async function charge(c: Context, s: RateServices, caller: Caller, cost: 
       const give = Math.min(n, cost - refunded);
       if (give <= 0) return;
       refunded += give;
-      if (limits.per_minute !== null) await s.rates.refund(key, now, give);
       await s.usage.refund(key, "month", month, give);
-      const h = c.get(HEADERS_KEY) as RateHeaders | undefined;
-      if (h) setHeaders(c, { ...h, remaining: Math.min(h.limit, h.remaining + give) });
+      if (limits.per_minute !== null) {
+        await s.rates.refund(key, now, give);
+        const st = await s.rates.peek(key, now, limits.per_minute);
+        setHeaders(c, { limit: limits.per_minute, remaining: st.remaining, reset: seconds(st.resetMs) });
+      } else if (limits.per_month !== null) {
+        setHeaders(c, monthHeaders(limits.per_month, hit.remaining + refunded, now));
+      }
     },
   };
 }
