@@ -2,7 +2,7 @@ import type { EntityType, Verdict } from "@svc/core";
 import { CliError, EXIT } from "./exit.js";
 import type { LocalDb } from "./commands/api-access.js";
 import type { Io } from "./io.js";
-import { clientFor, remoteError, remoteTarget, type RemoteTarget } from "./remote.js";
+import { clientFor, remoteError, remoteTarget, type RemoteTarget, type Transport } from "./remote.js";
 
 export interface ScreenInput {
   readonly entity_value: string;
@@ -74,15 +74,22 @@ export async function databaseBackend(local: LocalDb, options: { concurrency?: n
   };
 }
 
-/** A server's /v1 API: one entity → POST /v1/screen; more → POST /v1/screen/batch in chunks of ≤ 100. */
-export async function remoteBackend(target: RemoteTarget): Promise<Backend> {
-  const client = await clientFor(target);
+/**
+ * A server's /v1 API: one entity → POST /v1/screen; more → POST /v1/screen/batch in chunks of
+ * ≤ 100, and never more than the key's plan allows per minute (read from GET /v1/usage), so a
+ * batch file goes through on any plan: a chunk that meets a full window waits as Retry-After says.
+ */
+export async function remoteBackend(target: RemoteTarget, transport: Transport = {}): Promise<Backend> {
+  const perMinute = await planPerMinute(target, transport);
+  // On a per-minute plan a chunk may wait up to a whole window for room, more than once when
+  // several are in flight: enough retries of up to 61 s each to get through.
+  const client = await clientFor(target, perMinute === null ? transport : { ...transport, maxRetries: 10, maxRetryDelayMs: 61_000 });
   const fail = async (e: unknown): Promise<never> => {
     throw (await remoteError(e, target.url)) ?? e;
   };
   return {
     kind: "remote",
-    chunkSize: 100,
+    chunkSize: Math.max(1, Math.min(100, perMinute ?? 100)),
     async screen(inputs) {
       if (inputs.length === 1) {
         const input = inputs[0] as ScreenInput;
@@ -108,6 +115,16 @@ export async function remoteBackend(target: RemoteTarget): Promise<Backend> {
     },
     close: async () => {},
   };
+}
+
+/** The key's per-minute limit, or null when unlimited or not known (an older server; it then answers for itself). */
+async function planPerMinute(target: RemoteTarget, transport: Transport): Promise<number | null> {
+  try {
+    const usage = await (await clientFor(target, { ...transport, maxRetries: 0 })).usage();
+    return usage.limits.per_minute;
+  } catch {
+    return null;
+  }
 }
 
 /** Loading @svc/core failed: say so plainly instead of a module stack trace. */

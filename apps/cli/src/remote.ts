@@ -31,9 +31,15 @@ export function remoteTarget(flags: RemoteFlags, env: Io["env"]): RemoteTarget |
   return { url, key };
 }
 
-export async function clientFor(target: RemoteTarget): Promise<SvcClient> {
+/** How the CLI talks HTTP; tests give their own fetch and sleep. */
+export interface Transport {
+  readonly fetch?: typeof fetch;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+export async function clientFor(target: RemoteTarget, transport: Transport & { maxRetries?: number; maxRetryDelayMs?: number } = {}): Promise<SvcClient> {
   const { SvcClient } = await import("@svc/sdk");
-  return new SvcClient({ baseUrl: target.url, apiKey: target.key, maxRetries: 3, maxRetryDelayMs: 30_000 });
+  return new SvcClient({ baseUrl: target.url, apiKey: target.key, maxRetries: 3, maxRetryDelayMs: 30_000, ...transport });
 }
 
 /**

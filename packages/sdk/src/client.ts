@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import type {
   AuditRecordSchema, BatchResponseSchema, GraphResponseSchema, HistoryResponseSchema, ProblemBody, ReportAcceptedSchema,
-  ReportRequestBody, ScreenRequestBody, VerdictBody,
+  ReportRequestBody, ScreenRequestBody, UsageBody, VerdictBody,
 } from "@svc/contracts";
 
 export type Verdict = VerdictBody;
@@ -10,6 +10,7 @@ export type History = z.infer<typeof HistoryResponseSchema>;
 export type AuditRecord = z.infer<typeof AuditRecordSchema>;
 export type ReportAccepted = z.infer<typeof ReportAcceptedSchema>;
 export type Graph = z.infer<typeof GraphResponseSchema>;
+export type Usage = UsageBody;
 
 /** A problem+json answer from the API, as a typed error. */
 export class SvcApiError extends Error {
@@ -62,6 +63,10 @@ export class SvcClient {
   }
   history(query: { limit?: number; cursor?: string; type?: string; risk_level?: string; since?: string; until?: string } = {}): Promise<History> {
     return this.json("GET", "/v1/history", { query });
+  }
+  /** The key's plan, limits (null = unlimited) and usage; reading it costs nothing. */
+  usage(): Promise<Usage> {
+    return this.json("GET", "/v1/usage");
   }
   audit(id: string): Promise<AuditRecord> {
     return this.json("GET", `/v1/audit/${encodeURIComponent(id)}`);
