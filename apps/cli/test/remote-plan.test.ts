@@ -29,7 +29,7 @@ describe("svc batch --url on a small plan", () => {
     return key;
   };
   const transport = {
-    fetch: ((input: URL | RequestInfo, init?: RequestInit) => app.request(input instanceof URL ? input.href : input, init)) as typeof fetch,
+    fetch: ((input: Parameters<typeof fetch>[0], init?: RequestInit) => app.request(input instanceof URL ? input.href : (input as string | Request), init)) as typeof fetch,
     // Waiting is the server's clock moving on.
     sleep: async (ms: number) => clock.advance(ms),
   };
