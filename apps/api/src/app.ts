@@ -15,6 +15,7 @@ import { requestId } from "./middleware/request-id.js";
 import { ApiProblem, entityProblem, problem, problemResponse, validationProblem } from "./problem.js";
 import { auditRoute, batchRoute, exportRoute, graphRoute, historyRoute, reportRoute, screenRoute } from "./routes/definitions.js";
 import { registerAsyncRoutes } from "./routes/async.js";
+import { registerKeyRoutes } from "./routes/keys.js";
 import type { ApiServices } from "./services.js";
 
 const EXPORT_BLOCK_ROWS = 1_000;
@@ -201,6 +202,7 @@ export function createApp(s: ApiServices): OpenAPIHono {
   });
 
   registerAsyncRoutes(app, s);
+  registerKeyRoutes(app, s);
 
   return app;
 }
