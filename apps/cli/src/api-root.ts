@@ -8,4 +8,5 @@ export { record } from "../../api/src/checks.js";
 export { ConfigError, loadConfig, type Config } from "../../api/src/config.js";
 export { buildRuntime, T, type Runtime } from "../../api/src/container.js";
 export { tuneHttpServer } from "../../api/src/http-server.js";
+export { startEmbeddedWorker } from "../../api/src/embedded-worker.js";
 /* eslint-enable @nx/enforce-module-boundaries */
