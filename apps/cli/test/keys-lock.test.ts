@@ -54,15 +54,14 @@ describe.sequential("the embedded database lock, and keys over --url", { timeout
     const { apiKeyFromSecret } = await import("@svc/core");
     adminKey = apiKeyFromSecret(BOOTSTRAP);
 
-    const refused = await svc(["keys", "create", "--data-dir", data, "--json"]);
-    expect(refused.code).toBe(3);
-    expect(refused.stdout).toBe("");
-    expect(refused.stderr).toBe(`error: the data directory ${data} is in use by another svc process (pid ${api.pid}); stop it or use --url http://127.0.0.1:8080 --key <key>\n`);
-
+    // Both at once: each is refused before opening anything.
     const second = spawn(process.execPath, ["--import", "tsx", "apps/api/src/main.ts"], { cwd: ROOT, env: cleanEnv({ SVC_DATA_DIR: data, PORT: "0", LOG_LEVEL: "warn" }), stdio: ["ignore", "pipe", "pipe"] });
     let secondErr = "";
     second.stderr?.setEncoding("utf8").on("data", (d: string) => (secondErr += d));
-    const code = await new Promise<number | null>((r) => second.once("exit", r));
+    const [refused, code] = await Promise.all([svc(["keys", "create", "--data-dir", data, "--json"]), new Promise<number | null>((r) => second.once("exit", r))]);
+    expect(refused.code).toBe(3);
+    expect(refused.stdout).toBe("");
+    expect(refused.stderr).toBe(`error: the data directory ${data} is in use by another svc process (pid ${api.pid}); stop it or use --url http://127.0.0.1:8080 --key <key>\n`);
     expect(code).toBe(1);
     expect(secondErr).toBe(`svc: the data directory ${data} is in use by another svc process (pid ${api.pid}); stop it, or give this server another SVC_DATA_DIR (or DATABASE_URL)\n`);
 
@@ -84,9 +83,12 @@ describe.sequential("the embedded database lock, and keys over --url", { timeout
     expect(second.code, second.stderr).toBe(0);
     const laptopKey = second.stdout.trim();
     expect(laptopKey).toMatch(/^svc_live_/);
-    expect(second.stderr).toMatch(new RegExp(`^Created key_\\w+ on account ${acme.account_id} \\(plan starter; ${url.replace(/[.]/g, "\\.")}\\)\\.`));
+    expect(second.stderr).toMatch(new RegExp(`^Created key_\\w+ on account ${acme.account_id} \\(plan starter; ${url.replace(/\./g, "\\.")}\\)\\.`));
 
-    const listed = await svc(["keys", "list"], { env });
+    // Another account's keys: the admin's are not the customer's to see or revoke.
+    const [listed, foreign] = await Promise.all([svc(["keys", "list"], { env }), svc(["keys", "list", "--account", "acc_admin"], { env })]);
+    expect(foreign.code).toBe(3);
+    expect(foreign.stderr).toContain("(auth.operator_only)");
     expect(listed.code, listed.stderr).toBe(0);
     const lines = listed.stdout.trim().split("\n");
     expect(lines[0]).toMatch(/^ID\s+KEY\s+NAME\s+PLAN\s+CREATED \(UTC\)\s+STATUS$/);
@@ -94,18 +96,12 @@ describe.sequential("the embedded database lock, and keys over --url", { timeout
     expect(listed.stdout).not.toContain(acme.key);
     const laptopId = /^(key_\w+)\s.*laptop/m.exec(listed.stdout)?.[1] as string;
 
-    // Another account's keys: the admin's are not the customer's to see or revoke.
-    const foreign = await svc(["keys", "list", "--account", "acc_admin"], { env });
-    expect(foreign.code).toBe(3);
-    expect(foreign.stderr).toContain("(auth.operator_only)");
-
-    const revoked = await svc(["keys", "revoke", laptopId], { env });
+    const [revoked, unknown] = await Promise.all([svc(["keys", "revoke", laptopId], { env }), svc(["keys", "revoke", "key_unknown"], { env })]);
     expect(revoked.code, revoked.stderr).toBe(0);
     expect(revoked.stdout).toBe(`Revoked ${laptopId}.\n`);
     const refused = await svc(["keys", "list", "--url", url, "--key", laptopKey]);
     expect(refused.code).toBe(3);
     expect(refused.stderr).toContain("revoked");
-    const unknown = await svc(["keys", "revoke", "key_unknown"], { env });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("No key with this id");
   });
@@ -120,9 +116,6 @@ describe.sequential("the embedded database lock, and keys over --url", { timeout
     const created = await svc(["keys", "create", "--name", "local", "--json", "--data-dir", data]);
     expect(created.code, created.stderr).toBe(0);
     expect(existsSync(lockFile)).toBe(false);
-    const listed = await svc(["keys", "list", "--json", "--data-dir", data]);
-    expect(listed.code, listed.stderr).toBe(0);
-    expect((JSON.parse(listed.stdout) as { name: string | null }[]).map((k) => k.name)).toContain("local");
 
     // Its holder was killed (SIGKILL leaves the file behind): a pid that no longer runs.
     const dead = spawn(process.execPath, ["-e", ""], { stdio: "ignore" });
@@ -130,6 +123,7 @@ describe.sequential("the embedded database lock, and keys over --url", { timeout
     writeFileSync(lockFile, `${dead.pid}\n`);
     const after = await svc(["keys", "list", "--json", "--data-dir", data]);
     expect(after.code, after.stderr).toBe(0);
+    expect((JSON.parse(after.stdout) as { name: string | null }[]).map((k) => k.name)).toContain("local");
     expect(existsSync(lockFile)).toBe(false);
   });
 });
