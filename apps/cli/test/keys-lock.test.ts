@@ -40,7 +40,8 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe.sequential("the embedded database lock, and keys over --url", { timeout: 240_000 }, () => {
+// Starting the API and each CLI process costs seconds of CPU; on a busy 2-core machine, minutes.
+describe.sequential("the embedded database lock, and keys over --url", { timeout: 420_000 }, () => {
   it("while `npm start` runs, `svc keys create --data-dir` and a second API are refused in one line", async () => {
     const port = 20_000 + Math.floor(Math.random() * 20_000);
     url = `http://127.0.0.1:${port}`;
