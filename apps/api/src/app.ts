@@ -16,6 +16,7 @@ import { ApiProblem, entityProblem, problem, problemResponse, validationProblem 
 import { auditRoute, batchRoute, exportRoute, graphRoute, historyRoute, reportRoute, screenRoute } from "./routes/definitions.js";
 import { registerAsyncRoutes } from "./routes/async.js";
 import { registerUsageRoutes } from "./routes/usage.js";
+import { registerKeyRoutes } from "./routes/keys.js";
 import type { ApiServices } from "./services.js";
 
 const EXPORT_BLOCK_ROWS = 1_000;
@@ -204,6 +205,7 @@ export function createApp(s: ApiServices): OpenAPIHono {
 
   registerAsyncRoutes(app, s);
   registerUsageRoutes(app, s);
+  registerKeyRoutes(app, s);
 
   return app;
 }

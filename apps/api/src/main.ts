@@ -1,4 +1,5 @@
 import { serve } from "@hono/node-server";
+import { dataDirInUseCause } from "@svc/persistence";
 import { createApp } from "./app.js";
 import { bootstrapAdmin } from "./bootstrap.js";
 import { ConfigError, loadConfig } from "./config.js";
@@ -7,8 +8,12 @@ import { startEmbeddedWorker } from "./embedded-worker.js";
 import { tuneHttpServer } from "./http-server.js";
 
 /** `npm start`: the API on the embedded default (PGlite under SVC_DATA_DIR) or PostgreSQL (DATABASE_URL). */
+/** SVC_DATA_DIR as configured, for the one-line refusal below. */
+let dataDirShown: string | undefined;
+
 async function main(): Promise<void> {
   const config = loadConfig();
+  dataDirShown = config.SVC_DATA_DIR;
   const runtime = await buildRuntime(config);
   const { services } = runtime;
   const boot = await bootstrapAdmin(services, config.SVC_BOOTSTRAP_KEY);
@@ -40,6 +45,14 @@ main().catch((e: unknown) => {
     process.stderr.write(`${e.message}\n`);
     process.exit(2);
   }
+  // Another process has the embedded database open (PGlite is one process's database): one line, untouched data.
+  const inUse = dataDirInUseCause(e);
+  if (inUse) {
+    const who = inUse.pid > 0 ? ` (pid ${inUse.pid})` : "";
+    process.stderr.write(`svc: the data directory ${dataDirShown ?? inUse.dir} is in use by another svc process${who}${inUse.url ? ` serving ${inUse.url}` : ""}; stop it, or give this server another SVC_DATA_DIR (or DATABASE_URL)\n`);
+    process.exit(1);
+  }
   process.stderr.write(`svc failed to start: ${e instanceof Error ? e.stack : String(e)}\n`);
   process.exit(1);
 });
+

@@ -69,3 +69,12 @@ export function planLimits(plans: PlanCatalog, name: string): PlanLimits | null 
 
 /** The configured plan names, for messages ("one of free, starter, …"). */
 export const planNames = (plans: PlanCatalog): string[] => Object.keys(plans);
+
+/** True when `plan` allows no more than `ceiling` in every limit (unlimited is the most): a customer may not mint a key above its own plan. */
+export function planWithin(plans: PlanCatalog, plan: string, ceiling: string): boolean {
+  const a = planLimits(plans, plan);
+  const b = planLimits(plans, ceiling);
+  if (!a || !b) return false;
+  const le = (x: number | null, y: number | null): boolean => y === null || (x !== null && x <= y);
+  return le(a.per_minute, b.per_minute) && le(a.per_month, b.per_month);
+}

@@ -1,6 +1,7 @@
 import type { ScreeningPort } from "@svc/bot-kernel";
 import { serve } from "@hono/node-server";
 import { createScreener } from "@svc/core";
+import { dataDirInUseCause } from "@svc/persistence";
 import { ALLOWED_UPDATES } from "./bot.js";
 import { parseConfig } from "./config.js";
 import { buildContainer } from "./container.js";
@@ -14,7 +15,13 @@ function embeddedScreening(): ScreeningPort {
 
 const config = parseConfig(process.env);
 // PostgreSQL when DATABASE_URL is set, else embedded PGlite under SVC_DATA_DIR (migrated on open).
-const runtime = await buildContainer(config, { screening: embeddedScreening() });
+const runtime = await buildContainer(config, { screening: embeddedScreening() }).catch((e: unknown) => {
+  // Another svc process has this embedded database open (PGlite is one process's database).
+  const inUse = dataDirInUseCause(e);
+  if (!inUse) throw e;
+  process.stderr.write(`svc: the data directory ${config.SVC_DATA_DIR} is in use by another svc process${inUse.pid > 0 ? ` (pid ${inUse.pid})` : ""}; stop it, or give the bot its own SVC_DATA_DIR (or use DATABASE_URL)\n`);
+  process.exit(1);
+});
 const { bot, kernel } = runtime.app;
 console.log(`svc Telegram bot: storage ${config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}`}`);
 

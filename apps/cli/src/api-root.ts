@@ -9,4 +9,5 @@ export { ConfigError, loadConfig, type Config } from "../../api/src/config.js";
 export { buildRuntime, T, type Runtime } from "../../api/src/container.js";
 export { tuneHttpServer } from "../../api/src/http-server.js";
 export { isKnownPlan, planNames } from "../../api/src/plans.js";
+export { startEmbeddedWorker } from "../../api/src/embedded-worker.js";
 /* eslint-enable @nx/enforce-module-boundaries */

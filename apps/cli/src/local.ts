@@ -3,15 +3,16 @@
 // Reads and reports go through the API app in-process (no socket), so every rule the server
 // applies (validation, history cursors, CSV export, report filing) is the same here.
 import { randomBytes } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { apiKeyHint, formatApiKey, hashApiKey, isWellFormedApiKey } from "@svc/core";
+import * as persistence from "@svc/persistence";
 import type { SvcClient } from "@svc/sdk";
-import { ADMIN_ACCOUNT_ID, bootstrapAdmin, buildRuntime, ConfigError, createApp, loadConfig, T, tuneHttpServer, type Config, type Runtime } from "./api-root.js";
+import { ADMIN_ACCOUNT_ID, bootstrapAdmin, buildRuntime, ConfigError, createApp, loadConfig, startEmbeddedWorker, T, tuneHttpServer, type Config, type Runtime } from "./api-root.js";
 import { CliError, EXIT } from "./exit.js";
 import type { Io } from "./io.js";
 
-export { ADMIN_ACCOUNT_ID, bootstrapAdmin, createApp, T, tuneHttpServer, type Config, type Runtime };
+export { ADMIN_ACCOUNT_ID, bootstrapAdmin, createApp, startEmbeddedWorker, T, tuneHttpServer, type Config, type Runtime };
 
 export interface LocalFlags {
   readonly dataDir?: string;
@@ -49,61 +50,27 @@ export function describeStorage(config: Config, cwd: string): string {
 }
 
 /**
- * PGlite is one process's database: a second process on the same directory would corrupt it.
- * A pid file refuses that with advice (talk to the running server with --url instead).
+ * PGlite is one process's database: @svc/persistence locks its directory when it opens it (every
+ * svc process does, `npm start` included). Refused, this says so in one line, with where to go.
  */
-interface Lock {
-  release(): void;
-  /** Records the URL a server on this database listens on, for the advice above. */
-  note(url: string): void;
-}
-
-function lock(dir: string): Lock {
-  mkdirSync(dir, { recursive: true });
-  const file = join(dir, "svc.pid");
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(file, "wx");
-      writeFileSync(fd, String(process.pid));
-      closeSync(fd);
-      return { release: () => rmSync(file, { force: true }), note: (url) => writeFileSync(file, `${process.pid}\n${url}\n`) };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-      const [pidText, url] = readFileSync(file, "utf8").split("\n");
-      const pid = Number(pidText?.trim());
-      if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && alive(pid)) {
-        throw new CliError(
-          url ? `The database in ${dir} is in use by \`svc serve\` (pid ${pid}) at ${url}.` : `The database in ${dir} is in use by another svc process (pid ${pid}).`,
-          EXIT.unavailable,
-          `Talk to that server instead: add --url ${url || "http://127.0.0.1:8080"} --key <key> (or set SVC_URL/SVC_API_KEY), or wait for it / stop it first.`,
-        );
-      }
-      rmSync(file, { force: true }); // stale: its process is gone
-    }
-  }
-  throw new CliError(`Cannot lock the database in ${dir}.`, EXIT.unavailable, `Remove ${file} if no svc process is running.`);
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === "EPERM";
-  }
+export function dataDirInUse(e: unknown, shownDir: string): CliError | null {
+  const c = persistence.dataDirInUseCause(e);
+  if (!c) return null;
+  const who = c.pid > 0 ? ` (pid ${c.pid})` : "";
+  const advice = c.url ? `use --url ${c.url} --key <key> (or SVC_URL/SVC_API_KEY)` : "stop it or use --url http://127.0.0.1:8080 --key <key>";
+  return new CliError(`the data directory ${shownDir} is in use by another svc process${who}${c.url ? ` serving ${c.url}` : ""}; ${advice}`, EXIT.unavailable);
 }
 
 /** Opens (and migrates) the local database. Logging is off unless asked for: stdout is for results. */
 export async function openLocal(io: Io, flags: LocalFlags, options: { logLevel?: string } = {}): Promise<Local> {
   const config = localConfig(io, flags, { LOG_LEVEL: options.logLevel ?? "silent" });
   const dataDir = config.DATABASE_URL || config.SVC_DATA_DIR === "memory://" ? null : resolve(io.cwd, config.SVC_DATA_DIR);
-  const held: Lock = dataDir ? lock(dataDir) : { release: () => {}, note: () => {} };
-  const unlock = (): void => held.release();
   let runtime: Runtime;
   try {
     runtime = await buildRuntime(dataDir ? { ...config, SVC_DATA_DIR: dataDir } : config);
   } catch (e) {
-    unlock();
+    const inUse = dataDir ? dataDirInUse(e, dataDir) : null;
+    if (inUse) throw inUse;
     throw new CliError(`Cannot open the database (${describeStorage(config, io.cwd)}): ${e instanceof Error ? e.message : String(e)}`, EXIT.unavailable, config.DATABASE_URL ? "Check DATABASE_URL and that PostgreSQL is running." : "Check SVC_DATA_DIR (or --data-dir) points to a writable directory.");
   }
   // This CLI's key: kept beside the database (0600), registered on the admin account once.
@@ -136,7 +103,9 @@ export async function openLocal(io: Io, flags: LocalFlags, options: { logLevel?:
     runtime,
     config,
     where: describeStorage(config, io.cwd),
-    noteServerUrl: (url) => held.note(url),
+    noteServerUrl: (url) => {
+      if (dataDir) persistence.heldDataDirLock(join(dataDir, "pgdata"))?.note(url);
+    },
     cliKeyHash: () => {
       const k = readKey();
       return k ? hashApiKey(k) : null;
@@ -149,12 +118,6 @@ export async function openLocal(io: Io, flags: LocalFlags, options: { logLevel?:
       const inProcess: typeof fetch = async (input, init) => app.request(input instanceof Request ? input : String(input), init);
       return new SvcClient({ baseUrl: "http://svc.local", apiKey: key, fetch: inProcess, maxRetries: 0 });
     },
-    async close() {
-      try {
-        await runtime.close();
-      } finally {
-        unlock();
-      }
-    },
+    close: () => runtime.close(),
   };
 }

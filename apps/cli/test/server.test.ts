@@ -60,8 +60,23 @@ describe.sequential("with a database", { timeout: 240_000 }, () => {
     });
     const locked = await svc(["history", "--data-dir", data]);
     expect(locked.code).toBe(3);
-    expect(locked.stderr).toContain(`is in use by \`svc serve\``);
-    expect(locked.stderr).toContain(`add --url ${url}`);
+    expect(locked.stderr).toBe(`error: the data directory ${data} is in use by another svc process (pid ${server?.pid}) serving ${url}; use --url ${url} --key <key> (or SVC_URL/SVC_API_KEY)\n`);
+  });
+
+  it("serve runs async jobs: POST /v1/screen/async is screened in-process and polled to succeeded", async () => {
+    const headers = { "x-api-key": key, "content-type": "application/json" };
+    const accepted = await fetch(`${url}/v1/screen/async`, { method: "POST", headers, body: JSON.stringify({ entity_value: "paypa1.com", metadata: { order: 7 } }) });
+    expect(accepted.status).toBe(202);
+    const { job_id } = (await accepted.json()) as { job_id: string };
+    let job: { status: string; result: { risk_level: string } | null; metadata: unknown } = { status: "queued", result: null, metadata: null };
+    const deadline = Date.now() + 60_000;
+    while (job.status !== "succeeded" && job.status !== "failed" && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 200));
+      job = (await (await fetch(`${url}/v1/jobs/${job_id}`, { headers })).json()) as typeof job;
+    }
+    expect(job.status).toBe("succeeded");
+    expect(job.result?.risk_level).toBe("high");
+    expect(job.metadata).toEqual({ order: 7 });
   });
 
   it("remote check and batch use the server's intel; a wrong key exits 3 with advice", async () => {
@@ -126,7 +141,7 @@ describe.sequential("with a database", { timeout: 240_000 }, () => {
     expect(await exited).toBe(0);
     server = null;
     expect(serverErr).toContain("svc: shutting down");
-    expect(existsSync(join(data, "svc.pid"))).toBe(false);
+    expect(existsSync(join(data, "pgdata", "svc.lock"))).toBe(false);
 
     const [migrate, without] = await Promise.all([svc(["migrate", "--data-dir", data]), svc(["check", "drainer-claim.xyz", "--json"])]);
     expect(migrate.code, migrate.stderr).toBe(0);

@@ -1,2 +1,3 @@
 export * from "./schemas.js";
 export * from "./usage.js";
+export * from "./keys.js";

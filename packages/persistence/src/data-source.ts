@@ -3,6 +3,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { DataSource, type LoggerOptions } from "typeorm";
 import { ENTITIES } from "./entities/index.js";
 import { MIGRATIONS } from "./migrations/index.js";
+import { lockDataDir } from "./data-dir-lock.js";
 import { pgliteDriver } from "./pglite-driver.js";
 
 export interface DataSourceConfig {
@@ -33,13 +34,25 @@ export function createDataSource(config: DataSourceConfig = {}): DataSource {
   };
   if (config.url) return new DataSource({ ...common, url: config.url, poolSize: config.poolSize ?? 10 });
   const dataDir = config.dataDir === undefined || config.dataDir === "memory://" ? undefined : config.dataDir;
+  let lock: { release(): void } | undefined;
   const open = async (): Promise<PGlite> => {
     if (dataDir === undefined) return PGlite.create();
     // PGlite creates the directory itself but not its parents (SVC_DATA_DIR may be nested).
     await mkdir(dataDir, { recursive: true });
-    return PGlite.create({ dataDir });
+    // One process per directory (data-dir-lock.ts): taken before PGlite reads a byte, released on close.
+    lock = lockDataDir(dataDir);
+    try {
+      return await PGlite.create({ dataDir });
+    } catch (e) {
+      release();
+      throw e;
+    }
   };
-  return new DataSource({ ...common, driver: pgliteDriver(open) });
+  const release = (): void => {
+    lock?.release();
+    lock = undefined;
+  };
+  return new DataSource({ ...common, driver: pgliteDriver(open, release) });
 }
 
 /** `createDataSource` and `initialize()` (which migrates). */

@@ -20,8 +20,8 @@ type Callback = (err: Error | null, result?: PgLikeResult) => void;
  * Consequence: `dataSource.query()` inside `dataSource.transaction(m => …)` waits for a session
  * the transaction holds — a deadlock. Inside a transaction always use its manager `m`.
  */
-export function pgliteDriver(open: () => Promise<PGlite>): { Pool: new (options?: unknown) => PglitePool } {
-  return { Pool: class extends PglitePool { constructor() { super(open); } } };
+export function pgliteDriver(open: () => Promise<PGlite>, closed?: () => void): { Pool: new (options?: unknown) => PglitePool } {
+  return { Pool: class extends PglitePool { constructor() { super(open, closed); } } };
 }
 
 export class PgliteSession extends EventEmitter {
@@ -44,7 +44,8 @@ export class PglitePool extends EventEmitter {
   /** Resolves when the session is free: each borrower chains its own release onto it. */
   private tail: Promise<void> = Promise.resolve();
 
-  constructor(private readonly open: () => Promise<PGlite>) {
+  /** `closed` runs after `end()` closed the database (the data directory's lock is released there). */
+  constructor(private readonly open: () => Promise<PGlite>, private readonly closed?: () => void) {
     super();
   }
 
@@ -71,7 +72,11 @@ export class PglitePool extends EventEmitter {
     const closed = this.tail.then(async () => {
       const db = this.db;
       this.db = undefined;
-      if (db) await (await db).close();
+      try {
+        if (db) await (await db).close();
+      } finally {
+        this.closed?.();
+      }
     });
     if (!cb) return closed;
     closed.then(() => cb(), (e: unknown) => cb(e instanceof Error ? e : new Error(String(e))));

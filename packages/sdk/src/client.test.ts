@@ -54,6 +54,17 @@ describe("SvcClient", () => {
     expect(seen.at(-1)!.url).toBe("/v1/graph/url/https%3A%2F%2Fx.com%2Fa%3Fb%3D1?depth=2");
   });
 
+  it("keys: create, list and revoke on /v1/keys, with the operator's account_id", async () => {
+    const c = new SvcClient({ baseUrl: base, apiKey: "svc_live_good" });
+    const created = (await c.createKey({ new_account: "Acme", plan: "starter", name: "ci" })) as unknown as { echo: unknown };
+    expect(created.echo).toEqual({ new_account: "Acme", plan: "starter", name: "ci" });
+    expect(seen.at(-1)).toMatchObject({ method: "POST", url: "/v1/keys" });
+    await c.listKeys({ accountId: "acc_1" }).catch(() => null);
+    expect(seen.at(-1)).toMatchObject({ method: "GET", url: "/v1/keys?account_id=acc_1" });
+    await c.revokeKey("key_a/b");
+    expect(seen.at(-1)).toMatchObject({ method: "DELETE", url: "/v1/keys/key_a%2Fb" });
+  });
+
   it("retries 429 honouring Retry-After, then succeeds", async () => {
     const waits: number[] = [];
     busyLeft = 2;

@@ -1,5 +1,6 @@
 import type { z } from "@hono/zod-openapi";
 import type {
+  ApiKeyInfo, CreatedKey, CreateKeyRequestBody,
   AuditRecordSchema, BatchResponseSchema, GraphResponseSchema, HistoryResponseSchema, ProblemBody, ReportAcceptedSchema,
   ReportRequestBody, ScreenRequestBody, UsageBody, VerdictBody,
 } from "@svc/contracts";
@@ -11,6 +12,7 @@ export type AuditRecord = z.infer<typeof AuditRecordSchema>;
 export type ReportAccepted = z.infer<typeof ReportAcceptedSchema>;
 export type Graph = z.infer<typeof GraphResponseSchema>;
 export type Usage = UsageBody;
+export type { ApiKeyInfo, CreatedKey, CreateKeyRequestBody };
 
 /** A problem+json answer from the API, as a typed error. */
 export class SvcApiError extends Error {
@@ -82,6 +84,20 @@ export class SvcClient {
   }
   graph(type: string, value: string, query: { depth?: number; max_nodes?: number; relation?: string } = {}): Promise<Graph> {
     return this.json("GET", `/v1/graph/${encodeURIComponent(type)}/${encodeURIComponent(value)}`, { query });
+  }
+
+  /** Creates a key (POST /v1/keys); the key itself is in the answer's `key`, this once. */
+  createKey(body: CreateKeyRequestBody = {}): Promise<CreatedKey> {
+    return this.json("POST", "/v1/keys", { body });
+  }
+  /** The account's keys (operator: `accountId` for another account's), revoked ones included. */
+  async listKeys(opts: { accountId?: string } = {}): Promise<ApiKeyInfo[]> {
+    return (await this.json<{ items: ApiKeyInfo[] }>("GET", "/v1/keys", { query: { account_id: opts.accountId } })).items;
+  }
+  /** Revokes a key (204); an id not in the account is a 404 SvcApiError `keys.not_found`. */
+  async revokeKey(id: string, opts: { accountId?: string } = {}): Promise<void> {
+    const res = await this.request("DELETE", `/v1/keys/${encodeURIComponent(id)}`, { query: { account_id: opts.accountId } });
+    await res.body?.cancel();
   }
 
   private async json<T>(method: string, path: string, opts: { body?: unknown; query?: Query; idempotencyKey?: string } = {}): Promise<T> {

@@ -25,13 +25,14 @@ export function serveCommand(program: Command, ctx: Context): void {
     .addHelpText("after", examples("svc serve", "svc serve --port 9000 --host 127.0.0.1", "DATABASE_URL=postgres://svc@db/svc svc serve"))
     .action(async (o: ServeOptions) => {
       const io = ctx.io;
-      const { openLocal, bootstrapAdmin, createApp, tuneHttpServer, ADMIN_ACCOUNT_ID } = await import("../local.js");
+      const { openLocal, bootstrapAdmin, createApp, startEmbeddedWorker, tuneHttpServer, ADMIN_ACCOUNT_ID } = await import("../local.js");
       const { serve } = await import("@hono/node-server");
       const local = await openLocal(io, o.dataDir !== undefined ? { dataDir: o.dataDir } : {}, { logLevel: io.env.LOG_LEVEL || "info" });
       const overrides = { ...(o.port !== undefined ? { PORT: o.port } : {}), ...(o.host !== undefined ? { HOST: o.host } : {}) };
       const { localConfig } = await import("../local.js");
       const config = localConfig(io, o.dataDir !== undefined ? { dataDir: o.dataDir } : {}, overrides);
       const s = local.runtime.services;
+      let worker: Awaited<ReturnType<typeof startEmbeddedWorker>> | null = null;
       try {
         let { key } = await bootstrapAdmin(s, config.SVC_BOOTSTRAP_KEY);
         if (!key && !config.SVC_BOOTSTRAP_KEY) {
@@ -45,6 +46,9 @@ export function serveCommand(program: Command, ctx: Context): void {
             await s.keys.create({ account_id: ADMIN_ACCOUNT_ID, key_hash: core.hashApiKey(key), prefix: core.apiKeyHint(key) }, s.clock.now());
           }
         }
+        // As `npm start`: on the embedded database the worker (async jobs, webhooks) runs in this
+        // process; on PostgreSQL it is its own process (apps/worker), so several servers share it.
+        if (!config.DATABASE_URL) worker = await startEmbeddedWorker(local.runtime, config);
         const app = createApp(s);
         const server = await new Promise<ReturnType<typeof serve>>((ok, fail) => {
           const srv = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, () => ok(srv));
@@ -56,7 +60,7 @@ export function serveCommand(program: Command, ctx: Context): void {
         const shown = config.HOST === "0.0.0.0" || config.HOST === "::" ? "127.0.0.1" : config.HOST;
         const url = `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}`;
         local.noteServerUrl(url);
-        io.stderr.write(`svc API listening on ${url} (${local.where}). Docs: ${url}/docs · Ctrl-C stops.\n`);
+        io.stderr.write(`svc API listening on ${url} (${local.where}${worker ? "; async jobs run here" : "; async jobs need the worker: npx tsx apps/worker/src/main.ts"}). Docs: ${url}/docs · Ctrl-C stops.\n`);
         if (key) {
           io.stderr.write(`\nAdmin API key (shown once, keep it safe):\n\n  ${key}\n\nTry: svc check paypa1.com --url ${url} --key ${key}\n\n`);
         }
@@ -71,6 +75,8 @@ export function serveCommand(program: Command, ctx: Context): void {
           process.once("SIGTERM", stop);
         });
       } finally {
+        // Stop taking jobs and finish those in flight (≤ 30 s) before the database closes.
+        await worker?.stop(30_000);
         await local.close();
       }
     });

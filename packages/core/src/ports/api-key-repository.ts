@@ -8,6 +8,8 @@ export interface ApiKeyRecord {
   readonly key_hash: string;
   /** The first characters of the key, for people to recognise it in a list. */
   readonly prefix: string;
+  /** A label people give the key (`ci`, `laptop`); null when none was given. */
+  readonly name: string | null;
   /** A plan for this key only; null means the account's plan. */
   readonly plan: Plan | null;
   readonly created_at: string;
@@ -21,6 +23,7 @@ export interface NewApiKey {
   readonly account_id: string;
   readonly key_hash: string;
   readonly prefix: string;
+  readonly name?: string | null;
   readonly plan?: Plan | null;
 }
 

@@ -30,6 +30,7 @@ export interface ApiKeyRow {
   account_id: string;
   key_hash: string;
   prefix: string;
+  name: string | null;
   plan: Plan | null;
   created_at: Date;
   revoked_at: Date | null;
@@ -43,6 +44,7 @@ export const ApiKeyEntity = new EntitySchema<ApiKeyRow>({
     account_id: idText(),
     key_hash: idText(),
     prefix: text(),
+    name: text({ nullable: true }),
     plan: text({ nullable: true }),
     created_at: timestamptz(),
     revoked_at: timestamptz({ nullable: true }),

@@ -60,9 +60,16 @@ export function apiKeyRepositoryContract(name: string, make: () => Promise<ApiKe
     it("stores a key by its hash and finds it", async () => {
       const key_hash = hash();
       const k = await f.repo.create({ account_id: account, key_hash, prefix: "svc_live_ab12" }, NOW);
-      expect(k).toEqual({ id: expect.stringMatching(/^key_/), account_id: account, key_hash, prefix: "svc_live_ab12", plan: null, created_at: NOW.toISOString(), revoked_at: null });
+      expect(k).toEqual({ id: expect.stringMatching(/^key_/), account_id: account, key_hash, prefix: "svc_live_ab12", name: null, plan: null, created_at: NOW.toISOString(), revoked_at: null });
       expect(await f.repo.findByHash(key_hash)).toEqual(k);
       expect(await f.repo.findByHash(hash())).toBeNull();
+    });
+
+    it("keeps a key's name (its label)", async () => {
+      const k = await f.repo.create({ account_id: account, key_hash: hash(), prefix: "svc_live_n", name: "ci" }, NOW);
+      expect(k.name).toBe("ci");
+      expect((await f.repo.findByHash(k.key_hash))?.name).toBe("ci");
+      expect((await f.repo.list(account)).find((x) => x.id === k.id)?.name).toBe("ci");
     });
 
     it("keeps a per-key plan", async () => {

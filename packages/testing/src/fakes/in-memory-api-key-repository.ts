@@ -13,7 +13,7 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
     const id = input.id ?? `key_${crypto.randomUUID().replaceAll("-", "")}`;
     if (this.keys.some((k) => k.id === id)) throw new Error(`duplicate key id ${id}`);
     const key: ApiKeyRecord = {
-      id, account_id: input.account_id, key_hash: input.key_hash, prefix: input.prefix,
+      id, account_id: input.account_id, key_hash: input.key_hash, prefix: input.prefix, name: input.name ?? null,
       plan: input.plan ?? null, created_at: now.toISOString(), revoked_at: null,
     };
     this.keys.push(key);
