@@ -7,7 +7,7 @@ export { InMemoryCheckRepository } from "./fakes/in-memory-check-repository.js";
 export { InMemoryIdempotencyStore } from "./fakes/in-memory-idempotency-store.js";
 export { InMemoryUsageCounter } from "./fakes/in-memory-usage-counter.js";
 export { InMemoryReportRepository } from "./fakes/in-memory-report-repository.js";
-export { InMemoryGraphRepository } from "./fakes/in-memory-graph-repository.js";
+export { InMemoryGraphRepository, InMemorySharedEvidence } from "./fakes/in-memory-graph-repository.js";
 export { checkRepositoryContract, type CheckRepositoryFixture, type CheckTamper } from "./contracts/check-repository-contract.js";
 export { accountRepositoryContract, apiKeyRepositoryContract, type ApiKeyFixture } from "./contracts/account-repository-contract.js";
 export { idempotencyStoreContract } from "./contracts/idempotency-store-contract.js";
