@@ -13,5 +13,5 @@ export { accountRepositoryContract, apiKeyRepositoryContract, type ApiKeyFixture
 export { idempotencyStoreContract } from "./contracts/idempotency-store-contract.js";
 export { usageCounterContract } from "./contracts/usage-counter-contract.js";
 export { reportRepositoryContract } from "./contracts/report-repository-contract.js";
-export { graphRepositoryContract } from "./contracts/graph-repository-contract.js";
+export { graphRepositoryContract, type GraphFixture } from "./contracts/graph-repository-contract.js";
 export { intelStoreContract } from "./contracts/intel-store-contract.js";
