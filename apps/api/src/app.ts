@@ -199,7 +199,8 @@ export function createApp(s: ApiServices): OpenAPIHono {
     const q = c.req.valid("query");
     const parsed = parseEntity(value, { type });
     if (!parsed.ok) throw problem(entityProblem(parsed.error, "/value"));
-    const walk = await s.graph.walk(parsed.entity.id, { depth: q.depth, maxNodes: q.max_nodes, ...(q.relation ? { relation: q.relation } : {}) });
+    // Shared edges and the caller's own; node risk from the caller's own verdicts.
+    const walk = await s.graph.walk(parsed.entity.id, { depth: q.depth, maxNodes: q.max_nodes, accountId: callerOf(c).accountId, ...(q.relation ? { relation: q.relation } : {}) });
     return c.json({ root: walk.root.id, nodes: walk.nodes, edges: walk.edges, truncated: walk.truncated } as never, 200);
   });
 

@@ -26,6 +26,7 @@ export type * from "./ports/rate-limiter.js";
 export type * from "./ports/report-repository.js";
 export type * from "./ports/graph-repository.js";
 export * from "./ports/storage-limits.js";
+export * from "./ports/graph-walk.js";
 export { combineIntelStores } from "./detection/combined-intel.js";
 export { auditExportRowOf, auditRecordOf, type AuditInput } from "./use-cases/audit-record.js";
 export type * from "./ports/job-queue.js";

@@ -92,8 +92,9 @@ export class CoalescedReportEvidence implements ReportEvidenceSource {
 }
 
 /**
- * Graph proximity: one query per group finds which entities have any edge at all; only those
- * are walked. A new entity (most of them) costs a share of one indexed probe.
+ * Graph proximity: one query per group finds which entities have any shared edge at all; only
+ * those are walked (within `GRAPH_BOUNDS`). A new entity (most of them) costs a share of one
+ * indexed probe.
  */
 export class CoalescedGraphProximity implements GraphProximitySource {
   private readonly probes: Coalescer<string, boolean>;
@@ -103,15 +104,16 @@ export class CoalescedGraphProximity implements GraphProximitySource {
       return ids.map((id) => linked.has(id));
     }, { maxInFlight: 4 });
   }
-  async badNeighbours(entityId: string, maxDepth: number): Promise<readonly GraphPath[]> {
+  async badNeighbours(entityId: string, maxDepth: number, now?: Date): Promise<readonly GraphPath[]> {
     if (!(await this.probes.call(entityId))) return [];
-    return this.inner.badNeighbours(entityId, maxDepth);
+    return this.inner.badNeighbours(entityId, maxDepth, now);
   }
 }
 
 /**
- * What checks teach the graph (nodes with their latest risk, and edges), written in groups: one
- * node upsert and one edge upsert per group instead of two transactions per check.
+ * What checks teach the graph (nodes with the risk the account's verdict gave them, and edges,
+ * both scoped to the account that made the check), written in groups: one node upsert and one
+ * edge upsert per group instead of two transactions per check.
  */
 export class GraphLearner {
   private readonly writes: Coalescer<{ nodes: readonly NewGraphNode[]; edges: readonly NewGraphEdge[] }, void>;

@@ -2,9 +2,9 @@ import type { DataSource } from "typeorm";
 // Test-only module (imported by *.test.ts, not exported by the package): the port contract suites live in @svc/testing.
 import {
   anAuditRecord, uniqueId, accountRepositoryContract, apiKeyRepositoryContract, checkRepositoryContract, graphRepositoryContract,
-  idempotencyStoreContract, intelStoreContract, reportRepositoryContract, usageCounterContract, type CheckTamper,
+  idempotencyStoreContract, intelStoreContract, reportRepositoryContract, usageCounterContract, type CheckTamper, type GraphFixture,
 } from "@svc/testing";
-import type { Verdict } from "@svc/core";
+import { splitEntityId, type Verdict } from "@svc/core";
 import { TypeOrmAccountRepository } from "./repositories/typeorm-account-repository.js";
 import { TypeOrmApiKeyRepository } from "./repositories/typeorm-api-key-repository.js";
 import { TypeOrmCheckRepository } from "./repositories/typeorm-check-repository.js";
@@ -31,10 +31,35 @@ export function typeOrmContracts(engine: string, ds: () => DataSource): void {
   idempotencyStoreContract(engine, async () => ({ store: new TypeOrmIdempotencyStore(ds()), close }));
   usageCounterContract(engine, async () => ({ counter: new TypeOrmUsageCounter(ds()), close }));
   reportRepositoryContract(engine, async () => ({ repo: new TypeOrmReportRepository(ds()), close }));
-  graphRepositoryContract(engine, async () => ({ repo: new TypeOrmGraphRepository(ds()), close }));
+  graphRepositoryContract(engine, async () => sqlGraphFixture(ds()));
   intelStoreContract(engine, async () => ({ store: new TypeOrmIntelStore(ds()), close }));
   batchedReadsContract(engine, ds);
   rateLimiterContract(engine, ds);
+}
+
+/** The SQL graph, with its shared evidence recorded where it lives: intel_records, reports. */
+export function sqlGraphFixture(ds: DataSource): GraphFixture {
+  const reports = new TypeOrmReportRepository(ds);
+  return {
+    repo: new TypeOrmGraphRepository(ds),
+    close: async () => {},
+    async list(entityId, list, source, at) {
+      const parts = splitEntityId(entityId);
+      if (!parts) throw new RangeError(entityId);
+      await ds.query(
+        `INSERT INTO intel_records (type, value, list, source, label, added_at, updated_at) VALUES ($1, $2, $3, $4, 'test', $5, $5)`,
+        [parts.type, parts.value, list, source, at.toISOString()],
+      );
+    },
+    async confirmedReport(entityId, trust, at) {
+      const parts = splitEntityId(entityId);
+      if (!parts) throw new RangeError(entityId);
+      const reporter = uniqueId("reporter");
+      await reports.setReporterTrust(reporter, trust);
+      const { report } = await reports.file({ reporter_id: reporter, entity: { ...parts, id: entityId }, category: "phishing" }, at);
+      await reports.moderate(report.id, "confirmed");
+    },
+  };
 }
 
 /** What someone with write access to the table could do. */

@@ -20,5 +20,12 @@ apiKeyRepositoryContract("in-memory", async () => {
 idempotencyStoreContract("in-memory", async () => ({ store: new InMemoryIdempotencyStore(), close }));
 usageCounterContract("in-memory", async () => ({ counter: new InMemoryUsageCounter(), close }));
 reportRepositoryContract("in-memory", async () => ({ repo: new InMemoryReportRepository(), close }));
-graphRepositoryContract("in-memory", async () => ({ repo: new InMemoryGraphRepository(), close }));
+graphRepositoryContract("in-memory", async () => {
+  const repo = new InMemoryGraphRepository();
+  return {
+    repo, close,
+    list: async (id, list, source, at) => repo.evidence.list(id, list, source, at),
+    confirmedReport: async (id, trust, at) => repo.evidence.confirmedReport(id, trust, at),
+  };
+});
 intelStoreContract("in-memory (InMemoryIntelIndex)", async () => ({ store: new InMemoryIntelIndex(), close }));

@@ -20,13 +20,25 @@ export interface GraphPath {
   readonly nodes: readonly string[];
   /** Relation of each hop (`nodes[i]` → `nodes[i+1]`). */
   readonly relations: readonly string[];
-  /** Risk score of the bad entity at the end of the path. */
+  /** Risk score of the bad entity at the end of the path, from its shared evidence alone. */
   readonly risk_score: number;
+  /** The shared evidence that makes the last entity bad. */
+  readonly evidence: {
+    /** Intel sources that blocklist it (sorted). */
+    readonly blocklisted_by: readonly string[];
+    /** Confirmed community reports about it. */
+    readonly confirmed_reports: number;
+    /** When the newest of that evidence was recorded: the version of this finding's source. */
+    readonly as_of: string | null;
+  };
 }
 
 export interface GraphProximitySource {
-  /** Paths to entities known to be bad, within `maxDepth` hops, nearest first. */
-  badNeighbours(entityId: string, maxDepth: number): Promise<readonly GraphPath[]>;
+  /**
+   * Paths along shared edges to entities that shared evidence says are bad, within `maxDepth`
+   * hops, nearest first. `now` dates the decay of report weights (default: the adapter's clock).
+   */
+  badNeighbours(entityId: string, maxDepth: number, now?: Date): Promise<readonly GraphPath[]>;
 }
 
 /** Wallet addresses seen recently (e.g. in a chat, or by an account) that look-alikes may imitate. */

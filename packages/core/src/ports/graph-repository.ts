@@ -18,6 +18,11 @@ export interface NewGraphNode {
   /** Left unchanged when absent; cleared when null. */
   readonly risk_score?: number | null;
   readonly risk_level?: RiskLevel | null;
+  /**
+   * Whose risk this is: the account whose own verdict gave it (shown only in that account's
+   * graph view). Absent or null: the shared node, whose risk only non-personal evidence sets.
+   */
+  readonly account_id?: string | null;
 }
 
 export interface GraphEdge {
@@ -39,6 +44,13 @@ export interface NewGraphEdge {
   readonly weight: number;
   readonly source: string;
   readonly seen_at: Date;
+  /**
+   * The account whose checks revealed the edge: it belongs to that account's graph only.
+   * Absent or null: shared evidence (intel, confirmed reports, provider data), seen by every
+   * account and by graph proximity; its endpoints are stored in their shareable form
+   * (`shareableEntityId`: no query, fragment, user-info or e-mail local part).
+   */
+  readonly account_id?: string | null;
 }
 
 export interface WalkOptions {
@@ -48,6 +60,11 @@ export interface WalkOptions {
   readonly maxNodes?: number;
   /** Follow only edges of this relation. */
   readonly relation?: string;
+  /**
+   * The viewing account: the walk follows shared edges and this account's own, and shows node
+   * risk from this account's own verdicts. Absent: shared edges and shared node risk only.
+   */
+  readonly accountId?: string | null;
 }
 
 export interface GraphWalk {
@@ -56,13 +73,15 @@ export interface GraphWalk {
   readonly nodes: readonly (GraphNode & { readonly depth: number })[];
   /** Edges between returned nodes (of `relation`, when given). */
   readonly edges: readonly GraphEdge[];
-  /** True when a node or edge cap cut the result. */
+  /** True when a node, edge or per-node degree cap cut the result. */
   readonly truncated: boolean;
 }
 
 /**
- * The entity graph. Edges are directed as observed but walked in both directions.
- * `badNeighbours` finds entities with a risk score of 65 or more (level high or worse).
+ * The entity graph. Edges are directed as observed but walked in both directions, at most
+ * `GRAPH_BOUNDS` neighbours per node and hop. `badNeighbours` follows shared edges only and
+ * finds entities that shared evidence says are bad (an intel blocklist entry, confirmed
+ * community reports), never through risk that checks wrote.
  */
 export interface GraphRepository extends GraphProximitySource {
   upsertNodes(nodes: readonly NewGraphNode[]): Promise<void>;

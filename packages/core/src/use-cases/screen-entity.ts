@@ -190,7 +190,7 @@ async function gatherFromSources(entity: Entity, deps: ScreeningDeps): Promise<G
   const [intel, reports, graph, recent, ...provided] = await Promise.all([
     consult<readonly IntelMatch[]>("intel", timeout, tick, () => deps.intel.lookup(entity)),
     deps.reports ? consult<ReportEvidence | null>("reports", timeout, tick, () => deps.reports!.forEntity(entity.id, now)) : null,
-    deps.graph ? consult<readonly GraphPath[]>("graph", timeout, tick, () => deps.graph!.badNeighbours(entity.id, GRAPH_DEPTH)) : null,
+    deps.graph ? consult<readonly GraphPath[]>("graph", timeout, tick, () => deps.graph!.badNeighbours(entity.id, GRAPH_DEPTH, now)) : null,
     entity.type === "wallet" && deps.recentAddresses
       ? consult("recent-addresses", timeout, tick, () => deps.recentAddresses!.recent(String(entity.attributes.chain ?? "")))
       : null,

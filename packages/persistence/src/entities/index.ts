@@ -1,6 +1,6 @@
 import { AccountEntity, ApiKeyEntity } from "./account.js";
 import { ChainHeadEntity, CheckEntity } from "./check.js";
-import { GraphEdgeEntity, GraphNodeEntity } from "./graph.js";
+import { GraphEdgeEntity, GraphNodeEntity, GraphNodeRiskEntity } from "./graph.js";
 import { IdempotencyEntity } from "./idempotency.js";
 import { UsageEntity } from "./usage.js";
 import { RateWindowEntity } from "./rate-window.js";
@@ -10,6 +10,6 @@ import { BOT_ENTITIES } from "./bot.js";
 
 export const ENTITIES = [
   AccountEntity, ApiKeyEntity, CheckEntity, ChainHeadEntity, IdempotencyEntity, UsageEntity, RateWindowEntity,
-  ReportEntity, ReporterEntity, GraphNodeEntity, GraphEdgeEntity, IntelEntity,
+  ReportEntity, ReporterEntity, GraphNodeEntity, GraphNodeRiskEntity, GraphEdgeEntity, IntelEntity,
   ...BOT_ENTITIES,
 ];

@@ -1,76 +1,102 @@
 import type { DataSource } from "typeorm";
 import {
-  BAD_NEIGHBOUR_PATHS, BAD_NEIGHBOUR_SCORE, WALK_DEPTH, WALK_MAX_EDGES, WALK_NODES, clampInt, splitEntityId,
-  type GraphEdge, type GraphNode, type GraphPath, type GraphRepository, type GraphWalk, type NewGraphEdge,
-  type NewGraphNode, type WalkOptions,
+  DEFAULT_REPORTER_TRUST, REPORT_HALF_LIFE_DAYS, SHARED_SCOPE, findBadNeighbours, shareableGraphId, splitEntityId, walkGraph,
+  type AdjacencyQuery, type AdjacentEdge, type GraphNode, type GraphPath, type GraphRepository, type GraphWalk, type NewGraphEdge,
+  type NewGraphNode, type NodeEvidence, type Proximity, type RiskLevel, type WalkOptions,
 } from "@svc/core";
-import type { GraphEdgeRow, GraphNodeRow } from "../entities/graph.js";
+import type { GraphNodeRow } from "../entities/graph.js";
 import { iso } from "./sql.js";
 
-/**
- * Nodes a bad-neighbour search visits at most: around hubs (a shared host, a mail provider) the
- * neighbourhood within a few hops can be most of the graph; a check needs the nearest bad nodes.
- */
-const MAX_VISITED = 20_000;
+interface MergedEdge { scope: string; from: string; to: string; relation: string; weight: number; source: string; first: Date; last: Date }
 
+const byKey = <T>(entries: Iterable<[string, T]>): T[] => [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, v]) => v);
+
+/**
+ * The entity graph on PostgreSQL/PGlite. Edges have a scope (shared evidence, or the account
+ * whose checks revealed them); walks read at most a fixed number of edges per node and hop
+ * (one index range per node, scope and direction), see `GRAPH_BOUNDS`.
+ */
 export class TypeOrmGraphRepository implements GraphRepository {
-  constructor(private readonly ds: DataSource) {}
+  constructor(private readonly ds: DataSource, private readonly defaultTrust: number = DEFAULT_REPORTER_TRUST) {}
 
   async upsertNodes(nodes: readonly NewGraphNode[]): Promise<void> {
-    const merged = new Map<string, NewGraphNode>();
-    for (const n of nodes) merged.set(n.id, { ...merged.get(n.id), ...n });
-    if (merged.size === 0) return;
-    // In id order, so that concurrent upserts lock rows in the same order and cannot deadlock.
-    const list = [...merged.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const shared = new Map<string, NewGraphNode>();
+    const owned = new Map<string, NewGraphNode & { account_id: string }>();
+    for (const n of nodes) {
+      if (n.account_id) {
+        const key = `${n.account_id}\u0000${n.id}`;
+        owned.set(key, { ...owned.get(key), ...n, account_id: n.account_id });
+        continue;
+      }
+      // Shared nodes only in their shareable form: no query strings, no e-mail local parts.
+      const id = shareableGraphId(n.id);
+      const parts = id ? splitEntityId(id) : null;
+      if (!id || !parts) continue;
+      shared.set(id, { ...shared.get(id), ...n, id, ...parts });
+    }
+    if (shared.size === 0 && owned.size === 0) return;
+    // In key order, so that concurrent upserts lock rows in the same order and cannot deadlock.
+    const list = byKey(shared.entries());
+    const mine = byKey(owned.entries());
+    const all = byKey(new Map([...list, ...mine].map((n) => [n.id, n])).entries());
     await this.ds.transaction(async (m) => {
       await m.query(
-        `INSERT INTO graph_nodes (id, type, value, risk_score, risk_level)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[])
-         ON CONFLICT (id) DO NOTHING`,
-        [list.map((n) => n.id), list.map((n) => n.type), list.map((n) => n.value), list.map((n) => n.risk_score ?? null), list.map((n) => n.risk_level ?? null)],
+        `INSERT INTO graph_nodes (id, type, value) SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT (id) DO NOTHING`,
+        [all.map((n) => n.id), all.map((n) => n.type), all.map((n) => n.value)],
       );
-      // Existing nodes: a risk field the caller left out keeps its value.
-      await m.query(
-        `UPDATE graph_nodes g
-            SET type = u.type, value = u.value,
-                risk_score = CASE WHEN u.set_score THEN u.risk_score ELSE g.risk_score END,
-                risk_level = CASE WHEN u.set_level THEN u.risk_level ELSE g.risk_level END
-           FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::boolean[], $6::text[], $7::boolean[])
-                AS u(id, type, value, risk_score, set_score, risk_level, set_level)
-          WHERE g.id = u.id`,
-        [
-          list.map((n) => n.id), list.map((n) => n.type), list.map((n) => n.value),
-          list.map((n) => n.risk_score ?? null), list.map((n) => n.risk_score !== undefined),
-          list.map((n) => n.risk_level ?? null), list.map((n) => n.risk_level !== undefined),
-        ],
-      );
+      if (list.length > 0) {
+        // A risk field the caller left out keeps its value.
+        await m.query(
+          `UPDATE graph_nodes g
+              SET risk_score = CASE WHEN u.set_score THEN u.risk_score ELSE g.risk_score END,
+                  risk_level = CASE WHEN u.set_level THEN u.risk_level ELSE g.risk_level END
+             FROM unnest($1::text[], $2::int[], $3::boolean[], $4::text[], $5::boolean[]) AS u(id, risk_score, set_score, risk_level, set_level)
+            WHERE g.id = u.id`,
+          [list.map((n) => n.id), ...riskColumns(list)],
+        );
+      }
+      if (mine.length > 0) {
+        const accounts = mine.map((n) => n.account_id);
+        const ids = mine.map((n) => n.id);
+        await m.query(
+          `INSERT INTO graph_node_risks (account_id, node_id) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`,
+          [accounts, ids],
+        );
+        await m.query(
+          `UPDATE graph_node_risks g
+              SET risk_score = CASE WHEN u.set_score THEN u.risk_score ELSE g.risk_score END,
+                  risk_level = CASE WHEN u.set_level THEN u.risk_level ELSE g.risk_level END
+             FROM unnest($1::text[], $2::text[], $3::int[], $4::boolean[], $5::text[], $6::boolean[]) AS u(account_id, id, risk_score, set_score, risk_level, set_level)
+            WHERE g.account_id = u.account_id AND g.node_id = u.id`,
+          [accounts, ids, ...riskColumns(mine)],
+        );
+      }
     });
   }
 
   async upsertEdges(edges: readonly NewGraphEdge[]): Promise<void> {
-    const merged = new Map<string, { from: string; to: string; relation: string; weight: number; source: string; first: Date; last: Date }>();
-    for (const e of edges) {
-      const key = `${e.from}\u0000${e.to}\u0000${e.relation}`;
+    for (const e of edges) for (const id of [e.from, e.to]) if (!splitEntityId(id)) throw new RangeError(`not an entity id: ${JSON.stringify(id)}`);
+    const merged = new Map<string, MergedEdge>();
+    for (const raw of edges) {
+      const e = storedEdge(raw);
+      if (!e) continue;
+      const key = `${e.scope}\u0000${e.from}\u0000${e.relation}\u0000${e.to}`;
       const had = merged.get(key);
-      if (!had) merged.set(key, { from: e.from, to: e.to, relation: e.relation, weight: e.weight, source: e.source, first: e.seen_at, last: e.seen_at });
+      if (!had) merged.set(key, { ...e, first: raw.seen_at, last: raw.seen_at });
       else {
-        const newer = e.seen_at >= had.last;
+        const newer = raw.seen_at >= had.last;
         merged.set(key, {
           ...had,
           weight: newer ? e.weight : had.weight,
           source: newer ? e.source : had.source,
-          first: e.seen_at < had.first ? e.seen_at : had.first,
-          last: newer ? e.seen_at : had.last,
+          first: raw.seen_at < had.first ? raw.seen_at : had.first,
+          last: newer ? raw.seen_at : had.last,
         });
       }
     }
     if (merged.size === 0) return;
-    const list = [...merged.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, e]) => e);
-    const endpoints = [...new Set(list.flatMap((e) => [e.from, e.to]))].sort().map((id) => {
-      const parts = splitEntityId(id);
-      if (!parts) throw new RangeError(`not an entity id: ${JSON.stringify(id)}`);
-      return { id, ...parts };
-    });
+    const list = byKey(merged.entries());
+    const endpoints = [...new Set(list.flatMap((e) => [e.from, e.to]))].sort().map((id) => ({ id, ...(splitEntityId(id) as { type: string; value: string }) }));
     await this.ds.transaction(async (m) => {
       await m.query(
         `INSERT INTO graph_nodes (id, type, value) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
@@ -79,15 +105,15 @@ export class TypeOrmGraphRepository implements GraphRepository {
       );
       // An older observation widens first_seen but never moves last_seen back or overrides newer attributes.
       await m.query(
-        `INSERT INTO graph_edges (from_id, to_id, relation, weight, source, first_seen, last_seen)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::float8[], $5::text[], $6::timestamptz[], $7::timestamptz[])
-         ON CONFLICT (from_id, to_id, relation) DO UPDATE SET
+        `INSERT INTO graph_edges (scope, from_id, to_id, relation, weight, source, first_seen, last_seen)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::text[], $7::timestamptz[], $8::timestamptz[])
+         ON CONFLICT (scope, from_id, relation, to_id) DO UPDATE SET
            weight = CASE WHEN EXCLUDED.last_seen >= graph_edges.last_seen THEN EXCLUDED.weight ELSE graph_edges.weight END,
            source = CASE WHEN EXCLUDED.last_seen >= graph_edges.last_seen THEN EXCLUDED.source ELSE graph_edges.source END,
            first_seen = LEAST(graph_edges.first_seen, EXCLUDED.first_seen),
            last_seen = GREATEST(graph_edges.last_seen, EXCLUDED.last_seen)`,
         [
-          list.map((e) => e.from), list.map((e) => e.to), list.map((e) => e.relation), list.map((e) => e.weight),
+          list.map((e) => e.scope), list.map((e) => e.from), list.map((e) => e.to), list.map((e) => e.relation), list.map((e) => e.weight),
           list.map((e) => e.source), list.map((e) => iso(e.first)), list.map((e) => iso(e.last)),
         ],
       );
@@ -95,142 +121,119 @@ export class TypeOrmGraphRepository implements GraphRepository {
   }
 
   async walk(rootId: string, options: WalkOptions = {}): Promise<GraphWalk> {
-    const rootParts = splitEntityId(rootId);
-    if (!rootParts) throw new RangeError(`not an entity id: ${JSON.stringify(rootId)}`);
-    const depth = clampInt(options.depth, 1, WALK_DEPTH.max, WALK_DEPTH.default);
-    const maxNodes = clampInt(options.maxNodes, 1, WALK_NODES.max, WALK_NODES.default);
-    const relation = options.relation ?? null;
-    // Breadth-first, one query per level: the next level's unvisited neighbours, smallest ids
-    // first and no more than the node cap still allows (plus one, to know that it cut).
-    const depths = new Map<string, number>([[rootId, 0]]);
-    let frontier = [rootId];
-    let truncated = false;
-    for (let d = 1; d <= depth && frontier.length > 0 && !truncated; d++) {
-      const room = maxNodes - depths.size;
-      const rows = (await this.ds.manager.query(
-        `SELECT n.next FROM (
-           (SELECT e.to_id COLLATE "C" AS next FROM graph_edges e WHERE e.from_id = ANY ($1::text[]) AND ($2::text IS NULL OR e.relation = $2::text)
-            UNION ALL
-            SELECT e.from_id COLLATE "C" FROM graph_edges e WHERE e.to_id = ANY ($1::text[]) AND ($2::text IS NULL OR e.relation = $2::text))
-           EXCEPT
-           SELECT v COLLATE "C" FROM unnest($3::text[]) AS v
-         ) n
-         ORDER BY 1 LIMIT ${Math.max(0, room) + 1}`,
-        [frontier, relation, [...depths.keys()]],
-      )) as { next: string }[];
-      if (rows.length > room) truncated = true;
-      frontier = rows.slice(0, Math.max(0, room)).map((r) => r.next);
-      for (const id of frontier) depths.set(id, d);
-    }
-    const ids = [...depths.keys()];
-    // Nodes and edges read side by side. Joins on unnest rather than `= ANY (array)`: an index
-    // probe per id; the to_id test as a hashed semi-join.
-    const [nodeRows, edgeRows] = (await Promise.all([
-      this.ds.manager.query(`SELECT g.* FROM unnest($1::text[]) AS q(id) JOIN graph_nodes g ON g.id = q.id`, [ids]),
-      this.ds.manager.query(
-        `SELECT e.* FROM unnest($1::text[]) AS q(id) JOIN graph_edges e ON e.from_id = q.id
-          WHERE e.to_id IN (SELECT unnest($1::text[])) AND ($2::text IS NULL OR e.relation = $2::text)
-          ORDER BY e.from_id COLLATE "C", e.to_id COLLATE "C", e.relation COLLATE "C"
-          LIMIT ${WALK_MAX_EDGES + 1}`,
-        [ids, relation],
-      ),
-    ])) as [GraphNodeRow[], GraphEdgeRow[]];
-    const byId = new Map(nodeRows.map((r) => [r.id, r]));
-    const nodes = ids
-      .map((id) => ({ ...toNode(byId.get(id) ?? { id }), depth: depths.get(id) as number }))
-      .sort((a, b) => a.depth - b.depth || cmpBytes(a.id, b.id));
-    const { depth: _rootDepth, ...rootNode } = nodes[0] ?? { id: rootId, ...rootParts, risk_score: null, risk_level: null, depth: 0 };
-    return {
-      root: rootNode,
-      nodes,
-      edges: edgeRows.slice(0, WALK_MAX_EDGES).map(toEdge),
-      truncated: truncated || edgeRows.length > WALK_MAX_EDGES,
-    };
+    const { expanded: _e, edges_read: _r, ...walk } = await this.walkWithStats(rootId, options);
+    return walk;
   }
 
-  /** Which of these ids have at least one edge (in either direction): one query for many. */
+  /** `walk`, with the work it did (nodes expanded, edge rows read). */
+  walkWithStats(rootId: string, options: WalkOptions = {}): ReturnType<typeof walkGraph> {
+    return walkGraph(rootId, options, { adjacency: (q) => this.adjacency(q), nodes: (ids, viewer) => this.nodes(ids, viewer) });
+  }
+
+  async badNeighbours(entityId: string, maxDepth: number, now: Date = new Date()): Promise<readonly GraphPath[]> {
+    return (await this.proximity(entityId, maxDepth, now)).paths;
+  }
+
+  /** `badNeighbours`, with the work it did (nodes visited, edge rows read) and whether a bound cut it. */
+  proximity(entityId: string, maxDepth: number, now: Date = new Date()): Promise<Proximity> {
+    return findBadNeighbours(entityId, maxDepth, now, { adjacency: (q) => this.adjacency(q), evidence: (ids, at) => this.evidence(ids, at) });
+  }
+
+  /** Which of these ids have at least one shared edge (in either direction): one query for many. */
   async withEdges(ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
     const rows = (await this.ds.manager.query(
       `SELECT q.id FROM unnest($1::text[]) AS q(id)
-        WHERE EXISTS (SELECT 1 FROM graph_edges e WHERE e.from_id = q.id)
-           OR EXISTS (SELECT 1 FROM graph_edges e WHERE e.to_id = q.id)`,
+        WHERE EXISTS (SELECT 1 FROM graph_edges e WHERE e.scope = '' AND e.from_id = q.id)
+           OR EXISTS (SELECT 1 FROM graph_edges e WHERE e.scope = '' AND e.to_id = q.id)`,
       [[...new Set(ids)]],
     )) as { id: string }[];
     return new Set(rows.map((r) => r.id));
   }
 
-  async badNeighbours(entityId: string, maxDepth: number): Promise<readonly GraphPath[]> {
-    const depth = clampInt(maxDepth, 1, WALK_DEPTH.max, WALK_DEPTH.default);
-    // Breadth-first, one query per level, keeping per node its shortest path; among equally
-    // short ones the smallest node ids, then relations, byte-wise. A shortest path's prefix is
-    // itself the best path to its last-but-one node, so each level extends the previous one's.
-    const best = new Map<string, { nodes: string[]; relations: string[] }>([[entityId, { nodes: [entityId], relations: [] }]]);
-    const bad: { id: string; risk_score: number }[] = [];
-    let frontier = [entityId];
-    for (let d = 1; d <= depth && frontier.length > 0 && best.size < MAX_VISITED; d++) {
-      const rows = (await this.ds.manager.query(
-        `SELECT n.src, n.next, n.relation, g.risk_score FROM (
-           SELECT e.from_id AS src, e.to_id AS next, e.relation FROM graph_edges e WHERE e.from_id = ANY ($1::text[])
-           UNION ALL
-           SELECT e.to_id, e.from_id, e.relation FROM graph_edges e WHERE e.to_id = ANY ($1::text[])
-         ) n LEFT JOIN graph_nodes g ON g.id = n.next`,
-        [frontier],
-      )) as { src: string; next: string; relation: string; risk_score: number | null }[];
-      const level = new Map<string, { nodes: string[]; relations: string[]; risk_score: number | null }>();
-      for (const r of rows) {
-        if (best.has(r.next)) continue;
-        const via = best.get(r.src);
-        if (!via) continue;
-        const nodes = [...via.nodes, r.next];
-        const relations = [...via.relations, r.relation];
-        const had = level.get(r.next);
-        if (!had || (cmpArrays(nodes, had.nodes) || cmpArrays(relations, had.relations)) < 0) level.set(r.next, { nodes, relations, risk_score: r.risk_score });
-      }
-      frontier = [];
-      for (const [id, p] of level) {
-        if (best.size >= MAX_VISITED) break;
-        best.set(id, { nodes: p.nodes, relations: p.relations });
-        frontier.push(id);
-        if (p.risk_score !== null && p.risk_score >= BAD_NEIGHBOUR_SCORE) bad.push({ id, risk_score: p.risk_score });
-      }
+  /**
+   * Per id, scope and direction, the first `limit` edges in (relation, neighbour) order: one
+   * bounded index range each (the primary key and graph_edges_to_idx), however many edges the
+   * node has.
+   */
+  private async adjacency(q: AdjacencyQuery): Promise<AdjacentEdge[]> {
+    if (q.ids.length === 0) return [];
+    const rows = (await this.ds.manager.query(
+      `SELECT a.* FROM unnest($1::text[]) AS f(id) CROSS JOIN unnest($2::text[]) AS s(scope)
+       CROSS JOIN LATERAL (
+         (SELECT f.id AS src, e.to_id AS next, e.scope, e.from_id, e.to_id, e.relation, e.weight, e.source, e.first_seen, e.last_seen
+            FROM graph_edges e WHERE e.scope = s.scope AND e.from_id = f.id AND ($3::text IS NULL OR e.relation = $3::text)
+           ORDER BY e.relation, e.to_id LIMIT $4)
+         UNION ALL
+         (SELECT f.id, e.from_id, e.scope, e.from_id, e.to_id, e.relation, e.weight, e.source, e.first_seen, e.last_seen
+            FROM graph_edges e WHERE e.scope = s.scope AND e.to_id = f.id AND ($3::text IS NULL OR e.relation = $3::text)
+           ORDER BY e.relation, e.from_id LIMIT $4)
+       ) a`,
+      [q.ids, q.scopes, q.relation, q.limit],
+    )) as { src: string; next: string; scope: string; from_id: string; to_id: string; relation: string; weight: number; source: string; first_seen: Date; last_seen: Date }[];
+    return rows.map((r) => ({
+      src: r.src, next: r.next, scope: r.scope, from: r.from_id, to: r.to_id, relation: r.relation, weight: r.weight, source: r.source,
+      first_seen: iso(r.first_seen), last_seen: iso(r.last_seen),
+    }));
+  }
+
+  /** Nodes with the viewer's own risk (none: the shared risk). */
+  private async nodes(ids: readonly string[], viewer: string | null): Promise<GraphNode[]> {
+    const rows = (viewer === null
+      ? await this.ds.manager.query(`SELECT g.* FROM unnest($1::text[]) AS q(id) JOIN graph_nodes g ON g.id = q.id`, [ids])
+      : await this.ds.manager.query(
+        `SELECT g.id, g.type, g.value, r.risk_score, r.risk_level FROM unnest($1::text[]) AS q(id) JOIN graph_nodes g ON g.id = q.id
+           LEFT JOIN graph_node_risks r ON r.account_id = $2 AND r.node_id = q.id`,
+        [ids, viewer],
+      )) as GraphNodeRow[];
+    return rows.map((r) => ({ id: r.id, type: r.type, value: r.value, risk_score: r.risk_score ?? null, risk_level: r.risk_level ?? null }));
+  }
+
+  /**
+   * Shared evidence about each id: blocklist and allowlist entries (intel_records), and
+   * confirmed reports weighted by reporter trust and decayed with age as `reportWeight` does.
+   */
+  private async evidence(ids: readonly string[], now: Date): Promise<Map<string, NodeEvidence>> {
+    const parts = ids.map((id) => ({ id, ...(splitEntityId(id) ?? { type: "", value: "" }) }));
+    const rows = (await this.ds.manager.query(
+      `SELECT q.id, i.blocked_by, i.allowed, i.intel_at, rp.n, rp.weighted, rp.newest
+         FROM unnest($1::text[], $2::text[], $3::text[]) AS q(id, type, value)
+         CROSS JOIN LATERAL (
+           SELECT coalesce(array_agg(r.source) FILTER (WHERE r.list = 'block'), '{}') AS blocked_by,
+                  coalesce(bool_or(r.list = 'allow'), false) AS allowed,
+                  max(r.updated_at) FILTER (WHERE r.list = 'block') AS intel_at
+             FROM intel_records r WHERE r.type = q.type AND r.value = q.value) i
+         CROSS JOIN LATERAL (
+           SELECT count(*)::int AS n,
+                  coalesce(sum(coalesce(p.trust, $5::float8)
+                               * power(0.5::float8, greatest(0, extract(epoch FROM ($4::timestamptz - r.updated_at)))::float8 / 86400.0 / $6::float8)), 0)::float8 AS weighted,
+                  max(r.updated_at) AS newest
+             FROM reports r LEFT JOIN reporters p ON p.id = r.reporter_id
+            WHERE r.entity_id = q.id AND r.moderation_status = 'confirmed' AND r.feedback IS DISTINCT FROM 'false_positive') rp
+        WHERE cardinality(i.blocked_by) > 0 OR i.allowed OR rp.n > 0`,
+      [parts.map((p) => p.id), parts.map((p) => p.type), parts.map((p) => p.value), now.toISOString(), this.defaultTrust, REPORT_HALF_LIFE_DAYS],
+    )) as { id: string; blocked_by: string[]; allowed: boolean; intel_at: Date | null; n: number; weighted: number; newest: Date | null }[];
+    const out = new Map<string, NodeEvidence>();
+    for (const r of rows) {
+      const dates = [r.intel_at, r.newest].filter((d): d is Date => d !== null).map(iso).sort();
+      out.set(r.id, { blocklisted_by: [...r.blocked_by], allowlisted: r.allowed, confirmed_reports: r.n, confirmed_weight: r.weighted, as_of: dates.at(-1) ?? null });
     }
-    return bad
-      .map((b) => ({ ...b, path: best.get(b.id) as { nodes: string[]; relations: string[] } }))
-      .sort((a, b) => a.path.nodes.length - b.path.nodes.length || b.risk_score - a.risk_score || cmpBytes(a.id, b.id))
-      .slice(0, BAD_NEIGHBOUR_PATHS)
-      .map((b) => ({ nodes: b.path.nodes, relations: b.path.relations, risk_score: b.risk_score }));
+    return out;
   }
 }
 
-/** Byte-wise order of the UTF-8 forms (PostgreSQL's COLLATE "C"): code point order. */
-function cmpBytes(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const x = a.codePointAt(i) as number;
-    const y = b.codePointAt(i) as number;
-    if (x !== y) return x - y;
-    if (x > 0xffff) i++;
-  }
-  return a.length - b.length;
+function riskColumns(list: readonly NewGraphNode[]): [(number | null)[], boolean[], (RiskLevel | null)[], boolean[]] {
+  return [
+    list.map((n) => n.risk_score ?? null), list.map((n) => n.risk_score !== undefined),
+    list.map((n) => n.risk_level ?? null), list.map((n) => n.risk_level !== undefined),
+  ];
 }
 
-function cmpArrays(a: readonly string[], b: readonly string[]): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    const c = cmpBytes(a[i] as string, b[i] as string);
-    if (c !== 0) return c;
-  }
-  return a.length - b.length;
-}
-
-function toNode(r: Partial<GraphNodeRow> & { id: string }): GraphNode {
-  const parts = r.type && r.value !== undefined ? { type: r.type, value: r.value } : splitEntityId(r.id);
-  if (!parts) throw new RangeError(`not an entity id: ${JSON.stringify(r.id)}`);
-  return { id: r.id, type: parts.type, value: parts.value, risk_score: r.risk_score ?? null, risk_level: r.risk_level ?? null };
-}
-
-function toEdge(r: GraphEdgeRow): GraphEdge {
-  return { from: r.from_id, to: r.to_id, relation: r.relation, weight: r.weight, source: r.source, first_seen: iso(r.first_seen), last_seen: iso(r.last_seen) };
+/** The edge as stored: its scope, and for shared evidence its endpoints' shareable forms (none: not stored). */
+function storedEdge(e: NewGraphEdge): Omit<MergedEdge, "first" | "last"> | null {
+  if (e.account_id) return { scope: e.account_id, from: e.from, to: e.to, relation: e.relation, weight: e.weight, source: e.source };
+  const from = shareableGraphId(e.from);
+  const to = shareableGraphId(e.to);
+  if (!from || !to || from === to) return null;
+  return { scope: SHARED_SCOPE, from, to, relation: e.relation, weight: e.weight, source: e.source };
 }

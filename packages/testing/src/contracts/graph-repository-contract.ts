@@ -1,13 +1,23 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { GraphRepository, NewGraphEdge } from "@svc/core";
+import { GRAPH_BOUNDS, type GraphRepository, type NewGraphEdge } from "@svc/core";
 import { uniqueId } from "../audit-builders.js";
 
 const T1 = new Date("2026-10-01T00:00:00.000Z");
 const T2 = new Date("2026-11-01T00:00:00.000Z");
 
-export function graphRepositoryContract(name: string, make: () => Promise<{ repo: GraphRepository; close(): Promise<void> }>): void {
+/** A graph repository, and a way to record the shared evidence (intel, confirmed reports) it reads. */
+export interface GraphFixture {
+  readonly repo: GraphRepository;
+  /** Puts the entity on an intel list. */
+  list(entityId: string, list: "block" | "allow", source: string, at: Date): Promise<void>;
+  /** A confirmed community report about the entity by a reporter of this trust. */
+  confirmedReport(entityId: string, trust: number, at: Date): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function graphRepositoryContract(name: string, make: () => Promise<GraphFixture>): void {
   describe(`GraphRepository contract: ${name}`, () => {
-    let f: { repo: GraphRepository; close(): Promise<void> };
+    let f: GraphFixture;
     /** Entity ids unique to the test, so tests can share a database. */
     let d: (label: string) => string;
     const edge = (from: string, to: string, relation = "links_to", seen_at = T1): NewGraphEdge => ({ from, to, relation, weight: 1, source: "test", seen_at });
@@ -91,20 +101,79 @@ export function graphRepositoryContract(name: string, make: () => Promise<{ repo
       expect((await f.repo.walk(id)).root).toMatchObject({ risk_score: null, risk_level: null });
     });
 
-    it("finds paths to bad neighbours, nearest first, within the depth", async () => {
-      const bad = (label: string, score: number) => ({ id: d(label), type: "domain" as const, value: d(label).slice(7), risk_score: score, risk_level: "critical" as const });
-      await f.repo.upsertNodes([bad("far", 95), bad("near", 70), { ...bad("meh", 40), risk_level: "medium" }]);
+    it("finds paths to neighbours that shared evidence says are bad, nearest first, within the depth", async () => {
+      const at = new Date("2026-11-01T00:00:00.000Z");
+      await f.list(d("far"), "block", "feed-a", at);
+      await f.list(d("far"), "block", "feed-b", new Date("2026-11-02T00:00:00.000Z"));
+      await f.confirmedReport(d("near"), 1, at);
+      // Risk written on a node (by some verdict) is not evidence: "meh" is not bad.
+      await f.repo.upsertNodes([{ id: d("meh"), type: "domain", value: d("meh").slice(7), risk_score: 99, risk_level: "critical" }]);
       await f.repo.upsertEdges([
         edge(d("me"), d("mid"), "resolves_to"), edge(d("far"), d("mid"), "same_owner"),
         edge(d("near"), d("me"), "redirects_to"), edge(d("me"), d("meh")), edge(d("mid"), d("near")),
       ]);
-      const paths = await f.repo.badNeighbours(d("me"), 3);
+      const now = new Date("2026-11-02T00:00:00.000Z");
+      const paths = await f.repo.badNeighbours(d("me"), 3, now);
+      // One fully trusted confirmed report a day old: 65 + 30 × (1 − e^−0.977) ≈ 84.
       expect(paths).toEqual([
-        { nodes: [d("me"), d("near")], relations: ["redirects_to"], risk_score: 70 },
-        { nodes: [d("me"), d("mid"), d("far")], relations: ["resolves_to", "same_owner"], risk_score: 95 },
+        { nodes: [d("me"), d("near")], relations: ["redirects_to"], risk_score: 84, evidence: { blocklisted_by: [], confirmed_reports: 1, as_of: at.toISOString() } },
+        { nodes: [d("me"), d("mid"), d("far")], relations: ["resolves_to", "same_owner"], risk_score: 95, evidence: { blocklisted_by: ["feed-a", "feed-b"], confirmed_reports: 0, as_of: "2026-11-02T00:00:00.000Z" } },
       ]);
-      expect(await f.repo.badNeighbours(d("me"), 1)).toHaveLength(1);
-      expect(await f.repo.badNeighbours(d("nowhere"), 3)).toEqual([]);
+      expect(await f.repo.badNeighbours(d("me"), 1, now)).toHaveLength(1);
+      expect(await f.repo.badNeighbours(d("nowhere"), 3, now)).toEqual([]);
+      // An allowlist entry wins, as when screening.
+      await f.list(d("far"), "allow", "official", at);
+      expect((await f.repo.badNeighbours(d("me"), 3, now)).map((p) => p.nodes.at(-1))).toEqual([d("near")]);
+    });
+
+    it("keeps an account's edges and node risk to that account; shared edges are seen by all", async () => {
+      const a = `acc_a_${d("x").slice(7)}`;
+      const b = `acc_b_${d("x").slice(7)}`;
+      const secret = `url:https://login.${d("host").slice(7)}/reset?token=SECRET`;
+      await f.repo.upsertNodes([{ id: secret, type: "url", value: secret.slice(4), risk_score: 80, risk_level: "high", account_id: a }]);
+      await f.repo.upsertEdges([{ ...edge(secret, d("host"), "hosted_on"), account_id: a }, edge(d("host"), d("shared"), "same_owner")]);
+      await f.list(d("shared"), "block", "feed", T1);
+      const forA = await f.repo.walk(d("host"), { depth: 2, accountId: a });
+      expect(forA.nodes.map((n) => n.id).sort()).toEqual([d("host"), d("shared"), secret].sort());
+      expect(forA.nodes.find((n) => n.id === secret)).toMatchObject({ risk_score: 80, risk_level: "high" });
+      const forB = await f.repo.walk(d("host"), { depth: 2, accountId: b });
+      expect(forB.nodes.map((n) => n.id)).toEqual([d("host"), d("shared")]);
+      expect(JSON.stringify(forB)).not.toContain("SECRET");
+      // Another account asking for A's URL itself learns nothing of A's verdict or links.
+      const root = await f.repo.walk(secret, { accountId: b });
+      expect(root.root).toMatchObject({ risk_score: null, risk_level: null });
+      expect(root.edges).toEqual([]);
+      // Without a viewer: shared edges only.
+      expect((await f.repo.walk(d("host"), { depth: 2 })).nodes.map((n) => n.id)).toEqual([d("host"), d("shared")]);
+      // Proximity follows shared edges only: the URL is not linked to the blocklisted domain.
+      expect(await f.repo.badNeighbours(secret, 3, T2)).toEqual([]);
+      expect((await f.repo.badNeighbours(d("host"), 3, T2)).map((p) => p.nodes)).toEqual([[d("host"), d("shared")]]);
+    });
+
+    it("stores shared edges in their shareable form: no query, fragment, user-info or e-mail local part", async () => {
+      // A name that parses as a public host (".example" does not).
+      const host = d("s").slice(7).replace("_", "-").replace(/\.example$/, ".com");
+      await f.repo.upsertEdges([
+        edge(`url:https://user:pw@${host}/p?token=T#frag`, `domain:${host}`, "hosted_on"),
+        edge(`email:alice@${host}`, d("other"), "reported_with"),
+      ]);
+      const w = await f.repo.walk(`domain:${host}`, { depth: 2 });
+      expect(w.nodes.map((n) => n.id).sort()).toEqual([d("other"), `domain:${host}`, `url:https://${host}/p`].sort());
+      expect(JSON.stringify(w)).not.toMatch(/token|frag|alice|pw@/);
+    });
+
+    it("follows at most a fixed number of edges per node and hop, and says so", async () => {
+      const degree = GRAPH_BOUNDS.walkDegree;
+      const leaves = Array.from({ length: degree + 10 }, (_, i) => d(`hub-leaf${String(i).padStart(3, "0")}`));
+      await f.repo.upsertEdges(leaves.map((l) => edge(l, d("hub"), "hosted_on")));
+      const w = await f.repo.walk(d("hub"), { depth: 2, maxNodes: 500 });
+      expect(w.nodes).toHaveLength(1 + degree);
+      expect(w.truncated).toBe(true);
+      // A bad neighbour behind the hub's cap is beyond what a check reads.
+      await f.list(leaves.at(-1) as string, "block", "feed", T1);
+      expect(await f.repo.badNeighbours(d("hub"), 1, T2)).toEqual([]);
+      await f.list(leaves[0] as string, "block", "feed", T1);
+      expect((await f.repo.badNeighbours(d("hub"), 1, T2)).map((p) => p.nodes)).toEqual([[d("hub"), leaves[0]]]);
     });
   });
 }

@@ -1,10 +1,11 @@
 import {
-  BAD_NEIGHBOUR_PATHS, BAD_NEIGHBOUR_SCORE, WALK_DEPTH, WALK_MAX_EDGES, WALK_NODES, clampInt, splitEntityId,
-  type GraphEdge, type GraphNode, type GraphPath, type GraphRepository, type GraphWalk, type NewGraphEdge,
-  type NewGraphNode, type WalkOptions,
+  SHARED_SCOPE, findBadNeighbours, reportWeight, shareableGraphId, splitEntityId, walkGraph,
+  type AdjacencyQuery, type AdjacentEdge, type GraphNode, type GraphPath, type GraphRepository, type GraphWalk, type NewGraphEdge,
+  type NewGraphNode, type NodeEvidence, type Proximity, type RiskLevel, type WalkOptions,
 } from "@svc/core";
 
 interface Edge {
+  scope: string;
   from: string;
   to: string;
   relation: string;
@@ -14,18 +15,76 @@ interface Edge {
   last: number;
 }
 
-/** The entity graph in memory: breadth-first walks with a visited set (same answers as the SQL walk). */
+interface Risk {
+  risk_score: number | null;
+  risk_level: RiskLevel | null;
+}
+
+/** Shared evidence about entities, as the database keeps it (intel lists, confirmed reports). */
+export class InMemorySharedEvidence {
+  private readonly intel = new Map<string, { list: "block" | "allow"; source: string; at: Date }[]>();
+  private readonly reports = new Map<string, { trust: number; at: Date }[]>();
+
+  list(id: string, list: "block" | "allow", source: string, at: Date): void {
+    this.intel.set(id, [...(this.intel.get(id) ?? []).filter((r) => !(r.list === list && r.source === source)), { list, source, at }]);
+  }
+
+  /** A confirmed report (not false-positive feedback) by a reporter of this trust. */
+  confirmedReport(id: string, trust: number, at: Date): void {
+    this.reports.set(id, [...(this.reports.get(id) ?? []), { trust, at }]);
+  }
+
+  async evidence(ids: readonly string[], now: Date): Promise<Map<string, NodeEvidence>> {
+    const out = new Map<string, NodeEvidence>();
+    for (const id of ids) {
+      const intel = this.intel.get(id) ?? [];
+      const reports = this.reports.get(id) ?? [];
+      if (intel.length === 0 && reports.length === 0) continue;
+      const blocks = intel.filter((r) => r.list === "block");
+      const dates = [...blocks, ...reports].map((r) => r.at.toISOString()).sort();
+      out.set(id, {
+        blocklisted_by: blocks.map((r) => r.source),
+        allowlisted: intel.some((r) => r.list === "allow"),
+        confirmed_reports: reports.length,
+        confirmed_weight: reports.reduce((s, r) => s + reportWeight(r.trust, r.at, now), 0),
+        as_of: dates.at(-1) ?? null,
+      });
+    }
+    return out;
+  }
+}
+
+/**
+ * The entity graph in memory: the same bounded walks as the SQL adapter (`walkGraph`,
+ * `findBadNeighbours` from @svc/core), over edges kept per scope.
+ */
 export class InMemoryGraphRepository implements GraphRepository {
   private readonly nodes = new Map<string, GraphNode>();
+  /** Per account, the risk its own verdicts gave nodes. */
+  private readonly risks = new Map<string, Risk>();
   private readonly edges = new Map<string, Edge>();
+
+  constructor(readonly evidence: InMemorySharedEvidence = new InMemorySharedEvidence()) {}
 
   async upsertNodes(nodes: readonly NewGraphNode[]): Promise<void> {
     for (const n of nodes) {
-      const had = this.nodes.get(n.id);
-      this.nodes.set(n.id, {
-        id: n.id,
-        type: n.type,
-        value: n.value,
+      if (n.account_id) {
+        if (!this.nodes.has(n.id)) this.nodes.set(n.id, { id: n.id, type: n.type, value: n.value, risk_score: null, risk_level: null });
+        const key = `${n.account_id}\u0000${n.id}`;
+        const had = this.risks.get(key);
+        this.risks.set(key, {
+          risk_score: n.risk_score !== undefined ? n.risk_score : (had?.risk_score ?? null),
+          risk_level: n.risk_level !== undefined ? n.risk_level : (had?.risk_level ?? null),
+        });
+        continue;
+      }
+      const id = shareableGraphId(n.id);
+      const parts = id ? splitEntityId(id) : null;
+      if (!id || !parts) continue;
+      const had = this.nodes.get(id);
+      this.nodes.set(id, {
+        id,
+        ...parts,
         risk_score: n.risk_score !== undefined ? n.risk_score : (had?.risk_score ?? null),
         risk_level: n.risk_level !== undefined ? n.risk_level : (had?.risk_level ?? null),
       });
@@ -34,23 +93,27 @@ export class InMemoryGraphRepository implements GraphRepository {
 
   async upsertEdges(edges: readonly NewGraphEdge[]): Promise<void> {
     for (const e of edges) for (const id of [e.from, e.to]) if (!splitEntityId(id)) throw new RangeError(`not an entity id: ${JSON.stringify(id)}`);
-    for (const e of edges) {
-      for (const id of [e.from, e.to]) {
+    for (const raw of edges) {
+      const scope = raw.account_id || SHARED_SCOPE;
+      const from = scope === SHARED_SCOPE ? shareableGraphId(raw.from) : raw.from;
+      const to = scope === SHARED_SCOPE ? shareableGraphId(raw.to) : raw.to;
+      if (!from || !to || (scope === SHARED_SCOPE && from === to)) continue;
+      for (const id of [from, to]) {
         const parts = splitEntityId(id);
         if (parts && !this.nodes.has(id)) this.nodes.set(id, { id, ...parts, risk_score: null, risk_level: null });
       }
-      const key = `${e.from}\u0000${e.to}\u0000${e.relation}`;
+      const key = `${scope}\u0000${from}\u0000${raw.relation}\u0000${to}`;
       const had = this.edges.get(key);
-      const at = e.seen_at.getTime();
+      const at = raw.seen_at.getTime();
       if (!had) {
-        this.edges.set(key, { from: e.from, to: e.to, relation: e.relation, weight: e.weight, source: e.source, first: at, last: at });
+        this.edges.set(key, { scope, from, to, relation: raw.relation, weight: raw.weight, source: raw.source, first: at, last: at });
         continue;
       }
       const newer = at >= had.last;
       this.edges.set(key, {
         ...had,
-        weight: newer ? e.weight : had.weight,
-        source: newer ? e.source : had.source,
+        weight: newer ? raw.weight : had.weight,
+        source: newer ? raw.source : had.source,
         first: Math.min(had.first, at),
         last: Math.max(had.last, at),
       });
@@ -58,95 +121,41 @@ export class InMemoryGraphRepository implements GraphRepository {
   }
 
   async walk(rootId: string, options: WalkOptions = {}): Promise<GraphWalk> {
-    const rootParts = splitEntityId(rootId);
-    if (!rootParts) throw new RangeError(`not an entity id: ${JSON.stringify(rootId)}`);
-    const depth = clampInt(options.depth, 1, WALK_DEPTH.max, WALK_DEPTH.default);
-    const maxNodes = clampInt(options.maxNodes, 1, WALK_NODES.max, WALK_NODES.default);
-    const relation = options.relation ?? null;
-    const depths = new Map<string, number>([[rootId, 0]]);
-    let frontier = [rootId];
-    for (let d = 1; d <= depth && frontier.length > 0; d++) {
-      const next: string[] = [];
-      for (const id of frontier) {
-        for (const { other } of this.neighbours(id, relation)) {
-          if (!depths.has(other)) {
-            depths.set(other, d);
-            next.push(other);
-          }
-        }
-      }
-      frontier = next;
-    }
-    const all = [...depths.entries()].sort(([a, da], [b, db]) => da - db || cmp(a, b));
-    const nodes = all.slice(0, maxNodes).map(([id, d]) => ({ ...this.node(id), depth: d }));
-    const kept = new Set(nodes.map((n) => n.id));
-    const edges = [...this.edges.values()]
-      .filter((e) => kept.has(e.from) && kept.has(e.to) && (relation === null || e.relation === relation))
-      .sort((a, b) => cmp(a.from, b.from) || cmp(a.to, b.to) || cmp(a.relation, b.relation));
-    const { depth: _rootDepth, ...root } = nodes[0] ?? { ...this.node(rootId), depth: 0 };
-    return {
-      root,
-      nodes,
-      edges: edges.slice(0, WALK_MAX_EDGES).map(toEdge),
-      truncated: all.length > maxNodes || edges.length > WALK_MAX_EDGES,
-    };
+    const { expanded: _e, edges_read: _r, ...walk } = await walkGraph(rootId, options, {
+      adjacency: async (q) => this.adjacency(q),
+      nodes: async (ids, viewer) => ids.flatMap((id) => {
+        const n = this.nodes.get(id);
+        if (!n) return [];
+        if (viewer === null) return [{ ...n }];
+        const r = this.risks.get(`${viewer}\u0000${id}`);
+        return [{ ...n, risk_score: r?.risk_score ?? null, risk_level: r?.risk_level ?? null }];
+      }),
+    });
+    return walk;
   }
 
-  async badNeighbours(entityId: string, maxDepth: number): Promise<readonly GraphPath[]> {
-    const depth = clampInt(maxDepth, 1, WALK_DEPTH.max, WALK_DEPTH.default);
-    // Every simple path up to `depth` (as the SQL walk enumerates them), keeping per bad node
-    // the shortest, ties broken by node ids and then relations, byte-wise.
-    const best = new Map<string, { nodes: string[]; relations: string[] }>();
-    const visit = (path: string[], relations: string[]): void => {
-      const id = path[path.length - 1] as string;
-      const score = this.nodes.get(id)?.risk_score ?? null;
-      if (path.length > 1 && score !== null && score >= BAD_NEIGHBOUR_SCORE) {
-        const had = best.get(id);
-        if (!had || path.length < had.nodes.length || (path.length === had.nodes.length && (cmpArrays(path, had.nodes) || cmpArrays(relations, had.relations)) < 0)) {
-          best.set(id, { nodes: [...path], relations: [...relations] });
-        }
-      }
-      if (path.length > depth) return;
-      for (const { other, relation } of this.neighbours(id, null)) {
-        if (!path.includes(other)) visit([...path, other], [...relations, relation]);
-      }
-    };
-    visit([entityId], []);
-    return [...best.entries()]
-      .map(([id, p]) => ({ id, ...p, risk_score: this.nodes.get(id)?.risk_score ?? 0 }))
-      .sort((a, b) => a.nodes.length - b.nodes.length || b.risk_score - a.risk_score || cmp(a.id, b.id))
-      .slice(0, BAD_NEIGHBOUR_PATHS)
-      .map((p) => ({ nodes: p.nodes, relations: p.relations, risk_score: p.risk_score }));
+  async badNeighbours(entityId: string, maxDepth: number, now: Date = new Date()): Promise<readonly GraphPath[]> {
+    return (await this.proximity(entityId, maxDepth, now)).paths;
   }
 
-  private *neighbours(id: string, relation: string | null): Iterable<{ other: string; relation: string }> {
+  proximity(entityId: string, maxDepth: number, now: Date = new Date()): Promise<Proximity> {
+    return findBadNeighbours(entityId, maxDepth, now, { adjacency: async (q) => this.adjacency(q), evidence: (ids, at) => this.evidence.evidence(ids, at) });
+  }
+
+  /** Every visible edge at the ids (the walk cuts each node's list to its bound). */
+  private adjacency(q: AdjacencyQuery): AdjacentEdge[] {
+    const ids = new Set(q.ids);
+    const scopes = new Set(q.scopes);
+    const out: AdjacentEdge[] = [];
     for (const e of this.edges.values()) {
-      if (relation !== null && e.relation !== relation) continue;
-      if (e.from === id) yield { other: e.to, relation: e.relation };
-      if (e.to === id) yield { other: e.from, relation: e.relation };
+      if (!scopes.has(e.scope) || (q.relation !== null && e.relation !== q.relation)) continue;
+      const edge = {
+        scope: e.scope, from: e.from, to: e.to, relation: e.relation, weight: e.weight, source: e.source,
+        first_seen: new Date(e.first).toISOString(), last_seen: new Date(e.last).toISOString(),
+      };
+      if (ids.has(e.from)) out.push({ ...edge, src: e.from, next: e.to });
+      if (ids.has(e.to)) out.push({ ...edge, src: e.to, next: e.from });
     }
-  }
-
-  private node(id: string): GraphNode {
-    const n = this.nodes.get(id);
-    if (n) return { ...n };
-    const parts = splitEntityId(id);
-    if (!parts) throw new RangeError(`not an entity id: ${JSON.stringify(id)}`);
-    return { id, ...parts, risk_score: null, risk_level: null };
+    return out;
   }
 }
-
-const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-function cmpArrays(a: readonly string[], b: readonly string[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const c = cmp(a[i] as string, b[i] as string);
-    if (c !== 0) return c;
-  }
-  return a.length - b.length;
-}
-
-const toEdge = (e: Edge): GraphEdge => ({
-  from: e.from, to: e.to, relation: e.relation, weight: e.weight, source: e.source,
-  first_seen: new Date(e.first).toISOString(), last_seen: new Date(e.last).toISOString(),
-});

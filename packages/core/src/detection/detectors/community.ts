@@ -29,20 +29,32 @@ export function reportFindings(r: ReportEvidence | null): Finding[] {
   return out;
 }
 
-/** Proximity in the entity graph to known-bad entities, decaying with each hop, explained by its path. */
+/**
+ * Proximity in the shared entity graph to entities that shared evidence (an intel blocklist,
+ * confirmed reports) says are bad, decaying with each hop, explained by its path and by that
+ * evidence. Its source version is when the newest of that evidence was recorded.
+ */
 export function graphFindings(paths: readonly GraphPath[]): Finding[] {
   const best = [...paths].sort((a, b) => hopWeight(b) - hopWeight(a))[0];
   if (!best) return [];
   const hops = best.nodes.length - 1;
   const bad = best.nodes[best.nodes.length - 1] as string;
   const via = best.relations.join(" → ");
+  const why: string[] = [];
+  if (best.evidence.blocklisted_by.length > 0) why.push(`blocklisted by ${best.evidence.blocklisted_by.join(", ")}`);
+  const n = best.evidence.confirmed_reports;
+  if (n > 0) why.push(`${n} confirmed ${n === 1 ? "report" : "reports"}`);
   return [{
     code: "graph.linked_to_bad",
     family: "graph",
-    message: `Linked to ${bad} (risk ${best.risk_score}) by ${via}${hops > 1 ? ` (${hops} hops)` : ""}`,
-    evidence: { path: [...best.nodes], relations: [...best.relations], hops, bad_risk_score: best.risk_score },
-    source: { name: "entity-graph", version: "live" },
+    message: `Linked to ${bad} (${why.join(", ")}: risk ${best.risk_score}) by ${via}${hops > 1 ? ` (${hops} hops)` : ""}`,
+    evidence: {
+      path: [...best.nodes], relations: [...best.relations], hops, bad_risk_score: best.risk_score,
+      blocklisted_by: [...best.evidence.blocklisted_by], confirmed_reports: n,
+    },
+    source: { name: "entity-graph", version: best.evidence.as_of ?? "no-evidence-date" },
     strength: hopWeight(best),
+    ...(best.evidence.as_of ? { observed_at: best.evidence.as_of } : {}),
   }];
 }
 

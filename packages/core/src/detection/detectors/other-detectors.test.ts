@@ -73,9 +73,12 @@ describe("reports and graph", () => {
     expect(reportFindings(null)).toEqual([]);
   });
   it("explains the nearest path and decays by hop", () => {
-    const one = graphFindings([{ nodes: ["domain:a.com", "domain:bad.com"], relations: ["reported_with"], risk_score: 90 }]);
-    const two = graphFindings([{ nodes: ["domain:a.com", "domain:b.com", "domain:bad.com"], relations: ["redirects_to", "same_wallet"], risk_score: 90 }]);
-    expect(one[0]!.message).toContain("domain:bad.com");
+    const evidence = { blocklisted_by: ["urlhaus"], confirmed_reports: 2, as_of: "2026-10-30T00:00:00.000Z" };
+    const one = graphFindings([{ nodes: ["domain:a.com", "domain:bad.com"], relations: ["reported_with"], risk_score: 95, evidence }]);
+    const two = graphFindings([{ nodes: ["domain:a.com", "domain:b.com", "domain:bad.com"], relations: ["redirects_to", "same_wallet"], risk_score: 95, evidence }]);
+    expect(one[0]!.message).toBe("Linked to domain:bad.com (blocklisted by urlhaus, 2 confirmed reports: risk 95) by reported_with");
+    // The version of the finding is the date of the evidence it rests on, not a moving label.
+    expect(one[0]!.source).toEqual({ name: "entity-graph", version: "2026-10-30T00:00:00.000Z" });
     expect(two[0]!.message).toContain("redirects_to → same_wallet");
     expect(two[0]!.strength!).toBeLessThan(one[0]!.strength!);
   });
