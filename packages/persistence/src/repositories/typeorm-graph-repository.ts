@@ -1,7 +1,7 @@
 import type { DataSource } from "typeorm";
 import {
   BAD_NEIGHBOUR_PATHS, BAD_NEIGHBOUR_SCORE, WALK_DEPTH, WALK_MAX_EDGES, WALK_NODES, clampInt, splitEntityId,
-  type GraphEdge, type GraphNode, type GraphPath, type GraphRepository, type GraphWalk, type NewGraphEdge,
+  type GraphEdge, type GraphEdgeKey, type GraphNode, type GraphPath, type GraphRepository, type GraphWalk, type NewGraphEdge,
   type NewGraphNode, type WalkOptions,
 } from "@svc/core";
 import type { GraphEdgeRow, GraphNodeRow } from "../entities/graph.js";
@@ -92,6 +92,15 @@ export class TypeOrmGraphRepository implements GraphRepository {
         ],
       );
     });
+  }
+
+  async removeEdges(edges: readonly GraphEdgeKey[]): Promise<void> {
+    if (edges.length === 0) return;
+    await this.ds.manager.query(
+      `DELETE FROM graph_edges e USING unnest($1::text[], $2::text[], $3::text[]) AS q(from_id, to_id, relation)
+        WHERE e.from_id = q.from_id AND e.to_id = q.to_id AND e.relation = q.relation`,
+      [edges.map((e) => e.from), edges.map((e) => e.to), edges.map((e) => e.relation)],
+    );
   }
 
   async walk(rootId: string, options: WalkOptions = {}): Promise<GraphWalk> {

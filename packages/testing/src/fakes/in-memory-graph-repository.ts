@@ -1,6 +1,6 @@
 import {
   BAD_NEIGHBOUR_PATHS, BAD_NEIGHBOUR_SCORE, WALK_DEPTH, WALK_MAX_EDGES, WALK_NODES, clampInt, splitEntityId,
-  type GraphEdge, type GraphNode, type GraphPath, type GraphRepository, type GraphWalk, type NewGraphEdge,
+  type GraphEdge, type GraphEdgeKey, type GraphNode, type GraphPath, type GraphRepository, type GraphWalk, type NewGraphEdge,
   type NewGraphNode, type WalkOptions,
 } from "@svc/core";
 
@@ -55,6 +55,10 @@ export class InMemoryGraphRepository implements GraphRepository {
         last: Math.max(had.last, at),
       });
     }
+  }
+
+  async removeEdges(edges: readonly GraphEdgeKey[]): Promise<void> {
+    for (const e of edges) this.edges.delete(`${e.from}\u0000${e.to}\u0000${e.relation}`);
   }
 
   async walk(rootId: string, options: WalkOptions = {}): Promise<GraphWalk> {
