@@ -40,6 +40,13 @@ export interface ReportRecord {
   readonly updated_at: string;
 }
 
+export interface FiledReport {
+  readonly report: ReportRecord;
+  readonly created: boolean;
+  /** The report this one replaced (same reporter, same entity): its status and related entities. */
+  readonly previous: { readonly moderation_status: ModerationStatus; readonly related_entities: readonly string[] } | null;
+}
+
 /** An operator's decision on a report. */
 export interface ModerationDecision {
   readonly status: ModerationStatus;
@@ -75,9 +82,9 @@ export interface ReportPage {
 export interface ReportRepository extends ReportEvidenceSource {
   /**
    * Files a report; the same reporter reporting the same entity again replaces the earlier report
-   * (`created: false`), which goes back to `unverified`; `previous_status` is what it was.
+   * (`created: false`), which goes back to `unverified`; `previous` is what the replaced one was.
    */
-  file(report: NewReport, now: Date): Promise<{ readonly report: ReportRecord; readonly created: boolean; readonly previous_status: ModerationStatus | null }>;
+  file(report: NewReport, now: Date): Promise<FiledReport>;
   get(reportId: string): Promise<ReportRecord | null>;
   /** Sets how much the operator trusts a reporter (0..1), in place of the trust the reporter's record earns. */
   setReporterTrust(reporterId: string, trust: number): Promise<void>;

@@ -1,7 +1,7 @@
 import type { DataSource } from "typeorm";
 import {
   CONFIRMED_REPORT_TRUST, EARNED_TRUST, REPORT_HALF_LIFE_DAYS, REPORT_LIST_LIMIT, clampInt, decodeCursor, encodeCursor,
-  type ModerationDecision, type ModerationStatus, type NewReport, type ReportEvidence, type ReportListQuery, type ReportPage,
+  type FiledReport, type ModerationDecision, type ModerationStatus, type NewReport, type ReportEvidence, type ReportListQuery, type ReportPage,
   type ReportRecord, type ReportRepository,
 } from "@svc/core";
 import type { ReportRow } from "../entities/report.js";
@@ -10,12 +10,12 @@ import { iso, isoOrNull, newId } from "./sql.js";
 export class TypeOrmReportRepository implements ReportRepository {
   constructor(private readonly ds: DataSource) {}
 
-  async file(report: NewReport, now: Date): Promise<{ report: ReportRecord; created: boolean; previous_status: ModerationStatus | null }> {
+  async file(report: NewReport, now: Date): Promise<FiledReport> {
     // One row per (entity, reporter): a second report replaces the first and is moderated afresh.
     // The CTE reads the row as it was before this statement, for the caller to undo what a
     // confirmation of the replaced report did.
     const [row] = (await this.ds.manager.query(
-      `WITH before AS (SELECT moderation_status FROM reports WHERE entity_id = $3 AND reporter_id = $2)
+      `WITH before AS (SELECT moderation_status, related_entities FROM reports WHERE entity_id = $3 AND reporter_id = $2)
        INSERT INTO reports (id, reporter_id, entity_id, entity_type, entity_value, category, description,
                             evidence_urls, related_entities, check_id, feedback, moderation_status, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9::jsonb, $10, $11, 'unverified', $12, $12)
@@ -25,15 +25,21 @@ export class TypeOrmReportRepository implements ReportRepository {
          related_entities = EXCLUDED.related_entities, check_id = EXCLUDED.check_id, feedback = EXCLUDED.feedback,
          moderation_status = 'unverified', moderated_at = NULL, moderated_by = NULL, moderation_reason = NULL,
          updated_at = EXCLUDED.updated_at
-       RETURNING *, (xmax = 0) AS created, (SELECT moderation_status FROM before) AS previous_status`,
+       RETURNING *, (xmax = 0) AS created, (SELECT moderation_status FROM before) AS previous_status,
+                 (SELECT related_entities FROM before) AS previous_related`,
       [
         report.id ?? newId("rep"), report.reporter_id, report.entity.id, report.entity.type, report.entity.value,
         report.category, report.description ?? null, JSON.stringify(report.evidence_urls ?? []),
         JSON.stringify(report.related_entities ?? []), report.check_id ?? null, report.feedback ?? null, now,
       ],
-    )) as (ReportRow & { created: boolean; previous_status: ModerationStatus | null })[];
+    )) as (ReportRow & { created: boolean; previous_status: ModerationStatus | null; previous_related: string[] | null })[];
     if (!row) throw new Error("report upsert returned no row");
-    return { report: toReport(row), created: row.created, previous_status: row.created ? null : row.previous_status };
+    const { created, previous_status, previous_related, ...rest } = row;
+    return {
+      report: toReport(rest),
+      created,
+      previous: created || !previous_status ? null : { moderation_status: previous_status, related_entities: previous_related ?? [] },
+    };
   }
 
   async get(reportId: string): Promise<ReportRecord | null> {

@@ -27,12 +27,12 @@ export function reportRepositoryContract(name: string, make: () => Promise<{ rep
     });
 
     it("files a report with everything the reporter said, unmoderated", async () => {
-      const { report: r, created, previous_status } = await f.repo.file(report("u1", {
+      const { report: r, created, previous } = await f.repo.file(report("u1", {
         description: "asks for my seed phrase", evidence_urls: ["https://x.example/shot.png"],
         related_entities: ["wallet:0xabc"], check_id: "chk_1", feedback: "false_negative",
       }), NOW);
       expect(created).toBe(true);
-      expect(previous_status).toBeNull();
+      expect(previous).toBeNull();
       expect(r).toEqual({
         id: expect.stringMatching(/^rep_/), reporter_id: "u1", entity, category: "phishing",
         description: "asks for my seed phrase", evidence_urls: ["https://x.example/shot.png"], related_entities: ["wallet:0xabc"],
@@ -67,7 +67,7 @@ export function reportRepositoryContract(name: string, make: () => Promise<{ rep
       await f.repo.moderate(first.report.id, decision("confirmed", daysAgo(9)));
       expect(await f.repo.confirmedRelated(entity.id)).toEqual(["wallet:0xabc"]);
       const second = await f.repo.file(report(reporter, { category: "scam", description: "again" }), NOW);
-      expect(second).toMatchObject({ created: false, previous_status: "confirmed" });
+      expect(second).toMatchObject({ created: false, previous: { moderation_status: "confirmed", related_entities: ["wallet:0xabc"] } });
       expect(second.report.id).toBe(first.report.id);
       expect(second.report).toMatchObject({
         category: "scam", description: "again", moderation_status: "unverified", moderated_at: null, moderated_by: null, moderation_reason: null,

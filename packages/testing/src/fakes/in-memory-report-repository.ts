@@ -1,6 +1,6 @@
 import {
   CONFIRMED_REPORT_TRUST, REPORT_LIST_LIMIT, clampInt, decodeCursor, earnedReporterTrust, encodeCursor, reportWeight,
-  type ModerationDecision, type ModerationStatus, type NewReport, type ReportEvidence, type ReportListQuery, type ReportPage,
+  type FiledReport, type ModerationDecision, type ModerationStatus, type NewReport, type ReportEvidence, type ReportListQuery, type ReportPage,
   type ReportRecord, type ReportRepository,
 } from "@svc/core";
 
@@ -10,7 +10,7 @@ export class InMemoryReportRepository implements ReportRepository {
   private readonly reports = new Map<string, ReportRecord>();
   private readonly trust = new Map<string, number>();
 
-  async file(report: NewReport, now: Date): Promise<{ report: ReportRecord; created: boolean; previous_status: ModerationStatus | null }> {
+  async file(report: NewReport, now: Date): Promise<FiledReport> {
     const earlier = [...this.reports.values()].find((r) => r.entity.id === report.entity.id && r.reporter_id === report.reporter_id);
     const at = now.toISOString();
     const id = earlier?.id ?? report.id ?? `rep_${crypto.randomUUID().replaceAll("-", "")}`;
@@ -33,7 +33,11 @@ export class InMemoryReportRepository implements ReportRepository {
       updated_at: at,
     };
     this.reports.set(id, record);
-    return { report: structuredClone(record), created: !earlier, previous_status: earlier?.moderation_status ?? null };
+    return {
+      report: structuredClone(record),
+      created: !earlier,
+      previous: earlier ? { moderation_status: earlier.moderation_status, related_entities: [...earlier.related_entities] } : null,
+    };
   }
 
   async get(reportId: string): Promise<ReportRecord | null> {
