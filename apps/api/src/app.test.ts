@@ -217,8 +217,12 @@ describe.each(engines)("HTTP API v1 on %s", (engine) => {
     it("accepts a report, counts one per reporter, and feeds later checks", async () => {
       const res = await post("/v1/report", { entity_value: "quietmeadowbakery.com", category: "phishing", description: "fake shop" });
       expect(res.status).toBe(202);
-      expect(ReportAcceptedSchema.parse(await res.json())).toMatchObject({ status: "received", moderation_status: "unverified", entity: { id: "domain:quietmeadowbakery.com" } });
+      const accepted = ReportAcceptedSchema.parse(await res.json());
+      expect(accepted).toMatchObject({ status: "received", moderation_status: "unverified", entity: { id: "domain:quietmeadowbakery.com" } });
       await post("/v1/report", { entity_value: "quietmeadowbakery.com", category: "phishing" });
+      // It counts once the operator confirms it (reports.test.ts covers the queue).
+      const operator = await api.account("pro", "operator");
+      expect((await post(`/v1/reports/${accepted.id}/confirm`, {}, {}, operator.key)).status).toBe(200);
       const v = VerdictSchema.parse(await (await post("/v1/screen", { entity_value: "quietmeadowbakery.com" })).json());
       const sig = v.signals.find((s) => s.code === "reports.community");
       expect(sig?.evidence).toMatchObject({ reporters: 1 });
@@ -242,7 +246,9 @@ describe.each(engines)("HTTP API v1 on %s", (engine) => {
     });
     it("walks the graph built from checks and reports", async () => {
       await post("/v1/screen", { entity_value: "https://login.graph-test.example.net/x" });
-      await post("/v1/report", { entity_value: "graph-test.example.net", category: "scam", related_entities: ["0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"] });
+      const filed = ReportAcceptedSchema.parse(await (await post("/v1/report", { entity_value: "graph-test.example.net", category: "scam", related_entities: ["0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"] })).json());
+      // A report's related entities enter the graph when it is confirmed.
+      expect((await post(`/v1/reports/${filed.id}/confirm`, {}, {}, (await api.account("pro", "operator")).key)).status).toBe(200);
       await api.runtime.services.background.drain();
       const res = await get(`/v1/graph/domain/${encodeURIComponent("graph-test.example.net")}?depth=2`);
       expect(res.status).toBe(200);

@@ -1,5 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { InvalidCursorError, parseEntity, screenBatch, type RiskLevel } from "@svc/core";
+import { InvalidCursorError, checkCoversEntity, parseEntity, screenBatch, syncReportedWith, type RiskLevel } from "@svc/core";
 import { stringify as stringifySync } from "csv-stringify/sync";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -17,6 +17,7 @@ import { auditRoute, batchRoute, exportRoute, graphRoute, historyRoute, reportRo
 import { registerAsyncRoutes } from "./routes/async.js";
 import { registerUsageRoutes } from "./routes/usage.js";
 import { registerKeyRoutes } from "./routes/keys.js";
+import { registerReportRoutes } from "./routes/reports.js";
 import type { ApiServices } from "./services.js";
 
 const EXPORT_BLOCK_ROWS = 1_000;
@@ -171,11 +172,16 @@ export function createApp(s: ApiServices): OpenAPIHono {
         if (!p.ok) throw problem(entityProblem(p.error, `/related_entities/${i}`));
         return p.entity.id;
       });
-      if (body.check_id && !(await s.checks.get(caller.accountId, body.check_id))) {
-        throw problem({ status: 404, code: "audit.not_found", title: "Unknown check", detail: "check_id does not name one of your checks." });
-      }
       const e = parsed.entity;
-      const { report } = await s.reports.file({
+      if (body.check_id) {
+        const check = await s.checks.get(caller.accountId, body.check_id);
+        if (!check) throw problem({ status: 404, code: "audit.not_found", title: "Unknown check", detail: "check_id does not name one of your checks." });
+        if (!checkCoversEntity(check.entity, e.id)) {
+          const detail = `Check ${body.check_id} is about ${check.entity.id}, not ${e.id}.`;
+          throw problem({ status: 422, code: "report.check_mismatch", title: "The check is about another entity", detail, errors: [{ pointer: "/check_id", code: "report.check_mismatch", message: detail }] });
+        }
+      }
+      const { report, previous } = await s.reports.file({
         reporter_id: `account:${caller.accountId}`,
         entity: { type: e.type, value: e.value, id: e.id },
         category: body.category,
@@ -185,10 +191,9 @@ export function createApp(s: ApiServices): OpenAPIHono {
         check_id: body.check_id ?? null,
         feedback: body.feedback ?? null,
       }, s.clock.now());
-      if (related.length > 0) {
-        const seenAt = s.clock.now();
-        await s.graph.upsertEdges(related.map((to) => ({ from: e.id, to, relation: "reported_with", weight: 1, source: "reports", seen_at: seenAt })));
-      }
+      // Nothing enters the graph at filing: a report's related entities do when it is confirmed
+      // (routes/reports.ts). A confirmed report replaced by this one takes its edges back out.
+      if (previous?.moderation_status === "confirmed") await syncReportedWith(s, e.id, previous.related_entities, s.clock.now());
       return { status: 202, body: { id: report.id, status: "received", moderation_status: "unverified", entity: { type: e.type, value: e.value, id: e.id } } };
     });
     return respond(c, result);
@@ -207,6 +212,7 @@ export function createApp(s: ApiServices): OpenAPIHono {
   registerAsyncRoutes(app, s);
   registerUsageRoutes(app, s);
   registerKeyRoutes(app, s);
+  registerReportRoutes(app, s);
 
   return app;
 }

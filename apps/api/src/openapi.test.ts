@@ -25,6 +25,8 @@ describe("OpenAPI document", () => {
       "POST /v1/jobs/{id}/cancel", "POST /v1/report", "POST /v1/screen", "POST /v1/screen/async", "POST /v1/screen/batch", "POST /v1/webhook-secret/rotate",
       "GET /v1/jobs/{id}", "GET /v1/keys", "GET /v1/webhook-secret",
       "POST /v1/jobs/{id}/cancel", "POST /v1/keys", "POST /v1/report", "POST /v1/screen", "POST /v1/screen/async", "POST /v1/screen/batch", "POST /v1/webhook-secret/rotate",
+      "GET /v1/jobs/{id}", "GET /v1/reports", "GET /v1/webhook-secret",
+      "POST /v1/jobs/{id}/cancel", "POST /v1/report", "POST /v1/reports/{id}/approve", "POST /v1/reports/{id}/confirm", "POST /v1/reports/{id}/reject", "POST /v1/screen", "POST /v1/screen/async", "POST /v1/screen/batch", "POST /v1/webhook-secret/rotate",
     ]);
     expect(doc.components.securitySchemes.ApiKey).toMatchObject({ type: "apiKey", in: "header", name: "X-API-Key" });
   });

@@ -108,7 +108,7 @@ describe.each(engines)("entity graph tenancy and bounds on %s", (engine) => {
     const { report } = await s.reports.file({ reporter_id: "account:someone", entity: { type: "domain", value: "reported-shop.org", id: "domain:reported-shop.org" }, category: "scam" }, s.clock.now());
     await s.graph.upsertEdges([sharedEdge("domain:sister-shop.org", "domain:reported-shop.org")]);
     expect((await screen("sister-shop.org", a.key)).signals.map((x) => x.code)).not.toContain("graph.linked_to_bad");
-    await s.reports.moderate(report.id, "confirmed");
+    await s.reports.moderate(report.id, { status: "confirmed", by: "acc_admin", reason: null, at: s.clock.now() });
     const after = await screen("sister-shop.org", a.key);
     expect(after.signals.find((x) => x.code === "graph.linked_to_bad")?.message).toMatch(/^Linked to domain:reported-shop\.org \(1 confirmed report: risk \d+\) by same_owner$/);
   });

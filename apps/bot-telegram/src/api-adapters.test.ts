@@ -32,6 +32,8 @@ describe("ReportRepositorySink: /report into the API's report store", () => {
       moderation_status: "unverified",
       created_at: NOW.toISOString(),
     });
+    expect(await repo.forEntity("domain:paypa1.com", NOW)).toBeNull();
+    await repo.moderate(id, { status: "confirmed", by: "acc_admin", reason: null, at: NOW });
     expect(await repo.forEntity("domain:paypa1.com", NOW)).toMatchObject({ reporters: 1, categories: ["phishing"] });
   });
 
@@ -42,7 +44,10 @@ describe("ReportRepositorySink: /report into the API's report store", () => {
     const again = await sink.file(report({ category: "scam", feedback: "false_positive", reportedAt: new Date(NOW.getTime() + 60_000).toISOString() }));
     expect(again.id).toBe(first.id);
     expect(await repo.get(first.id)).toMatchObject({ category: "scam", feedback: "false_positive" });
-    await sink.file(report({ reporter: { platform: "telegram", userId: "300" } }));
+    const other = await sink.file(report({ reporter: { platform: "telegram", userId: "300" } }));
+    // Chat reports wait in the moderation queue like any other; once confirmed they count.
+    expect(await repo.forEntity("domain:paypa1.com", NOW)).toBeNull();
+    for (const id of [first.id, other.id]) await repo.moderate(id, { status: "confirmed", by: "acc_admin", reason: null, at: NOW });
     expect(await repo.forEntity("domain:paypa1.com", NOW)).toMatchObject({ reporters: 2, false_positive_reports: 1 });
   });
 });

@@ -8,6 +8,7 @@ import { intelCommand } from "./commands/intel.js";
 import { keysCommand } from "./commands/keys.js";
 import { migrateCommand } from "./commands/migrate.js";
 import { reportCommand } from "./commands/report.js";
+import { reportsCommand } from "./commands/reports.js";
 import { serveCommand } from "./commands/serve.js";
 import { examples, stderrPaint, type Context } from "./commands/shared.js";
 import { CliError, EXIT, worst } from "./exit.js";
@@ -48,6 +49,7 @@ export function buildProgram(ctx: Context): Command {
   historyCommand(program, ctx);
   exportCommand(program, ctx);
   reportCommand(program, ctx);
+  reportsCommand(program, ctx);
   serveCommand(program, ctx);
   migrateCommand(program, ctx);
   keysCommand(program, ctx);

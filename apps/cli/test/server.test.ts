@@ -12,6 +12,7 @@ import { BIN, cleanEnv, svc } from "./spawn.js";
 let dir: string;
 let data: string;
 let key = "";
+let customerKey = "";
 let url = "";
 let server: ChildProcess | null = null;
 let serverErr = "";
@@ -35,6 +36,9 @@ describe.sequential("with a database", { timeout: 240_000 }, () => {
     expect(k.key).toMatch(/^svc_live_[0-9A-Za-z]{38}$/);
     expect(k).toMatchObject({ account_id: "acc_admin", plan: "pro" });
     key = k.key;
+    const customer = await svc(["keys", "create", "--plan", "pro", "--new-account", "Acme Ltd", "--json", "--data-dir", data]);
+    expect(customer.code, customer.stderr).toBe(0);
+    customerKey = (JSON.parse(customer.stdout) as { key: string }).key;
 
     writeFileSync(join(dir, "blocklist.txt"), "# our SOC's list\nevil-login-paypal.com\nEVIL-LOGIN-PAYPAL.COM\nnot a domain\ndrainer-claim.xyz\n");
     const imported = await svc(["intel", "import", join(dir, "blocklist.txt"), "--format", "plain", "--source", "test-soc", "--label", "phishing", "--data-dir", data]);
@@ -121,6 +125,29 @@ describe.sequential("with a database", { timeout: 240_000 }, () => {
     expect(h.items.map((i) => i.entity.value)).toContain("evil-login-paypal.com");
     expect(report.code, report.stderr).toBe(0);
     expect(report.stdout).toMatch(/^Report rep_\w+ received for domain:evil-login-paypal\.com \(moderation: unverified; http/);
+    expect(report.stdout).toContain("It counts in verdicts once the operator confirms it");
+    const reportId = /Report (rep_\w+)/.exec(report.stdout)?.[1] as string;
+
+    // The key `svc keys create` made is the operator's: it sees the queue and confirms.
+    const queue = await svc(["reports", "list"], { env });
+    expect(queue.code, queue.stderr).toBe(0);
+    expect(queue.stdout).toMatch(/^ID\s+FILED \(UTC\)\s+ENTITY\s+CATEGORY\s+STATUS\s+RELATED/);
+    expect(queue.stdout).toMatch(new RegExp(`${reportId}\\s+\\S+ \\S+\\s+domain:evil-login-paypal\\.com\\s+phishing\\s+unverified\\s+wallet:0xde0b`));
+    const [confirmed, unknown, noReason, customer] = await Promise.all([
+      svc(["reports", "confirm", reportId], { env }),
+      svc(["reports", "confirm", "rep_nope"], { env }),
+      svc(["reports", "reject", reportId], { env }),
+      svc(["reports", "list", "--url", url, "--key", customerKey]),
+    ]);
+    expect(customer.code).toBe(3);
+    expect(customer.stderr).toContain("error: Only the operator may moderate reports, and this API key is a customer's.");
+    expect(confirmed.code, confirmed.stderr).toBe(0);
+    expect(confirmed.stdout).toBe(`Confirmed ${reportId} about domain:evil-login-paypal.com: it counts in verdicts from now on, and its 1 related entity is linked in the graph.\n`);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("error: No report rep_nope.");
+    expect(unknown.stderr).toContain("svc reports list --status all");
+    expect(noReason.code).toBe(2);
+    expect(noReason.stderr).toContain("--reason");
 
     const [graph, exported] = await Promise.all([
       svc(["graph", "evil-login-paypal.com", "--depth", "2"], { env }),
@@ -151,5 +178,18 @@ describe.sequential("with a database", { timeout: 240_000 }, () => {
     expect(db.code, db.stderr).toBe(0);
     expect(JSON.parse(db.stdout)).toMatchObject({ risk_level: "critical", entity: { id: "domain:drainer-claim.xyz" } });
     expect(JSON.parse(without.stdout).risk_level).not.toBe("critical");
+
+    // On this machine's database the CLI is the operator: reject the report confirmed over HTTP.
+    const listed = JSON.parse((await svc(["reports", "list", "--status", "confirmed", "--json", "--data-dir", data])).stdout) as { items: { id: string; moderation_status: string }[] };
+    const id = listed.items[0]?.id as string;
+    expect(listed.items).toEqual([expect.objectContaining({ moderation_status: "confirmed" })]);
+    const rejected = await svc(["reports", "reject", id, "--reason", "the wallet is the victim's", "--data-dir", data]);
+    expect(rejected.code, rejected.stderr).toBe(0);
+    expect(rejected.stdout).toBe(`Rejected ${id} about domain:evil-login-paypal.com (the wallet is the victim's): it does not count in verdicts.\n`);
+    const after = await svc(["reports", "list", "--status", "rejected", "--data-dir", data]);
+    expect(after.stdout).toMatch(new RegExp(`${id}.*rejected\\s+wallet:0xde0b\\S+\\s+the wallet is the victim's`));
+    const none = await svc(["reports", "list", "--data-dir", data]);
+    expect(none.code).toBe(0);
+    expect(none.stderr).toMatch(/^No unverified reports \(PGlite at /);
   });
 });

@@ -146,7 +146,7 @@ export const ReportAcceptedSchema = z
   .object({
     id: z.string(),
     status: z.literal("received"),
-    moderation_status: z.enum(["unverified", "verified", "rejected"]),
+    moderation_status: z.enum(["unverified", "confirmed", "rejected"]),
     entity: z.object({ type: EntityTypeSchema, value: z.string(), id: z.string() }),
   })
   .openapi("ReportAccepted");

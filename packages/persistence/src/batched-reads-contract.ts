@@ -78,9 +78,13 @@ export function batchedReadsContract(engine: string, ds: () => DataSource): void
       const repo = new TypeOrmReportRepository(ds());
       const now = new Date("2026-11-20T00:00:00.000Z");
       const ids = [0, 1, 2].map(() => `${uniqueId("rep").toLowerCase()}.example`);
-      await repo.file({ reporter_id: uniqueId("u"), entity: { type: "domain", value: ids[0]!, id: `domain:${ids[0]}` }, category: "phishing" }, new Date("2026-11-10T00:00:00.000Z"));
-      await repo.file({ reporter_id: uniqueId("u"), entity: { type: "domain", value: ids[2]!, id: `domain:${ids[2]}` }, category: "scam" }, now);
-      await repo.file({ reporter_id: uniqueId("u"), entity: { type: "domain", value: ids[2]!, id: `domain:${ids[2]}` }, category: "phishing" }, now);
+      const filed = [
+        await repo.file({ reporter_id: uniqueId("u"), entity: { type: "domain", value: ids[0]!, id: `domain:${ids[0]}` }, category: "phishing" }, new Date("2026-11-10T00:00:00.000Z")),
+        await repo.file({ reporter_id: uniqueId("u"), entity: { type: "domain", value: ids[2]!, id: `domain:${ids[2]}` }, category: "scam" }, now),
+        await repo.file({ reporter_id: uniqueId("u"), entity: { type: "domain", value: ids[2]!, id: `domain:${ids[2]}` }, category: "phishing" }, now),
+      ];
+      // Only moderated reports count.
+      for (const f of filed) await repo.moderate(f.report.id, { status: "confirmed", by: "acc_admin", reason: null, at: now });
       const items = [ids[2], ids[1], ids[0], ids[2]].map((v, i) => ({ entityId: `domain:${v}`, now: new Date(now.getTime() + i * 86_400_000) }));
       const many = await repo.forEntities(items);
       const one = await Promise.all(items.map((i) => repo.forEntity(i.entityId, i.now)));

@@ -57,7 +57,7 @@ export function sqlGraphFixture(ds: DataSource): GraphFixture {
       const reporter = uniqueId("reporter");
       await reports.setReporterTrust(reporter, trust);
       const { report } = await reports.file({ reporter_id: reporter, entity: { ...parts, id: entityId }, category: "phishing" }, at);
-      await reports.moderate(report.id, "confirmed");
+      await reports.moderate(report.id, { status: "confirmed", by: "acc_admin", reason: null, at });
     },
   };
 }

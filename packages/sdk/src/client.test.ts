@@ -65,6 +65,16 @@ describe("SvcClient", () => {
     expect(seen.at(-1)).toMatchObject({ method: "DELETE", url: "/v1/keys/key_a%2Fb" });
   });
 
+  it("moderation: lists with filters, confirms and rejects by encoded id with a JSON body", async () => {
+    const c = new SvcClient({ baseUrl: base, apiKey: "svc_live_good" });
+    await c.reports({ status: "unverified", entity: "paypa1.com", limit: 10 });
+    expect(seen.at(-1)).toMatchObject({ method: "GET", url: "/v1/reports?status=unverified&entity=paypa1.com&limit=10", body: "" });
+    await c.confirmReport("rep_1/x");
+    expect(seen.at(-1)).toMatchObject({ method: "POST", url: "/v1/reports/rep_1%2Fx/confirm", body: "{}" });
+    await c.rejectReport("rep_2", { reason: "spam" });
+    expect(seen.at(-1)).toMatchObject({ method: "POST", url: "/v1/reports/rep_2/reject", body: JSON.stringify({ reason: "spam" }) });
+  });
+
   it("retries 429 honouring Retry-After, then succeeds", async () => {
     const waits: number[] = [];
     busyLeft = 2;

@@ -2,7 +2,7 @@ import type { z } from "@hono/zod-openapi";
 import type {
   ApiKeyInfo, CreatedKey, CreateKeyRequestBody,
   AuditRecordSchema, BatchResponseSchema, GraphResponseSchema, HistoryResponseSchema, ProblemBody, ReportAcceptedSchema,
-  ReportRequestBody, ScreenRequestBody, UsageBody, VerdictBody,
+  ReportBody, ReportListBody, ReportRequestBody, ScreenRequestBody, UsageBody, VerdictBody,
 } from "@svc/contracts";
 
 export type Verdict = VerdictBody;
@@ -13,6 +13,9 @@ export type ReportAccepted = z.infer<typeof ReportAcceptedSchema>;
 export type Graph = z.infer<typeof GraphResponseSchema>;
 export type Usage = UsageBody;
 export type { ApiKeyInfo, CreatedKey, CreateKeyRequestBody };
+/** A report as the moderation queue shows it. */
+export type Report = ReportBody;
+export type ReportList = ReportListBody;
 
 /** A problem+json answer from the API, as a typed error. */
 export class SvcApiError extends Error {
@@ -81,6 +84,18 @@ export class SvcClient {
   }
   report(body: ReportRequestBody, opts: { idempotencyKey?: string } = {}): Promise<ReportAccepted> {
     return this.json("POST", "/v1/report", { body, ...opts });
+  }
+  /** The moderation queue (operator keys only). */
+  reports(query: { status?: "unverified" | "confirmed" | "rejected"; entity?: string; limit?: number; cursor?: string } = {}): Promise<ReportList> {
+    return this.json("GET", "/v1/reports", { query });
+  }
+  /** Confirms a report: it counts in verdicts (operator keys only). */
+  confirmReport(id: string, body: { reason?: string } = {}, opts: { idempotencyKey?: string } = {}): Promise<Report> {
+    return this.json("POST", `/v1/reports/${encodeURIComponent(id)}/confirm`, { body, ...opts });
+  }
+  /** Rejects a report with a reason: it never counts (operator keys only). */
+  rejectReport(id: string, body: { reason: string }, opts: { idempotencyKey?: string } = {}): Promise<Report> {
+    return this.json("POST", `/v1/reports/${encodeURIComponent(id)}/reject`, { body, ...opts });
   }
   graph(type: string, value: string, query: { depth?: number; max_nodes?: number; relation?: string } = {}): Promise<Graph> {
     return this.json("GET", `/v1/graph/${encodeURIComponent(type)}/${encodeURIComponent(value)}`, { query });

@@ -20,7 +20,7 @@ export function reportCommand(program: Command, ctx: Context): void {
   const cmd = program
     .command("report")
     .summary("report an entity (phishing, scam, …) or dispute a verdict")
-    .description("File a community report about an entity: it is moderated, weighted by reporter trust and decays with age before it counts in verdicts. With --feedback and --check-id, dispute a verdict (false positive or false negative).")
+    .description("File a community report about an entity. It counts in verdicts once the operator confirms it (or at once, if your earlier reports earned trust by being confirmed), and its weight decays with age. With --feedback and --check-id, dispute a verdict (false positive or false negative).")
     .argument("<entity>", "the entity being reported")
     .addOption(new Option("--category <category>", "what it is").choices([...CATEGORIES]).makeOptionMandatory())
     .addOption(typeOption())
@@ -52,7 +52,7 @@ export function reportCommand(program: Command, ctx: Context): void {
           ...(o.feedback ? { feedback: o.feedback } : {}),
         });
         if (o.json) return void (await write(ctx.io.stdout, `${JSON.stringify(r, null, 2)}\n`));
-        await write(ctx.io.stdout, `Report ${r.id} received for ${r.entity.id} (moderation: ${r.moderation_status}; ${where}).\nIt counts in verdicts once moderated; thank you.\n`);
+        await write(ctx.io.stdout, `Report ${r.id} received for ${r.entity.id} (moderation: ${r.moderation_status}; ${where}).\nIt counts in verdicts once the operator confirms it; thank you.\n`);
       });
     });
 }

@@ -8,6 +8,11 @@ export interface ReportEvidence {
   readonly false_positive_reports: number;
   readonly categories: readonly string[];
   readonly newest_at: string | null;
+  /**
+   * When the counted set last changed: the newest moment a counted report began to count (its
+   * confirmation, or its filing when its reporter's earned trust counts it unmoderated).
+   */
+  readonly version: string;
 }
 
 export interface ReportEvidenceSource {

@@ -53,6 +53,13 @@ export interface NewGraphEdge {
   readonly account_id?: string | null;
 }
 
+/** Which edge: the endpoints and relation that identify it. */
+export interface GraphEdgeKey {
+  readonly from: string;
+  readonly to: string;
+  readonly relation: string;
+}
+
 export interface WalkOptions {
   /** Hops from the root, 1..4 (clamped); default 2. */
   readonly depth?: number;
@@ -87,5 +94,7 @@ export interface GraphRepository extends GraphProximitySource {
   upsertNodes(nodes: readonly NewGraphNode[]): Promise<void>;
   /** Creates missing endpoint nodes (type and value read from the id) without a risk. */
   upsertEdges(edges: readonly NewGraphEdge[]): Promise<void>;
+  /** Deletes these edges (e.g. evidence withdrawn by a moderator); nodes stay. Unknown edges are ignored. */
+  removeEdges(edges: readonly GraphEdgeKey[]): Promise<void>;
   walk(rootId: string, options?: WalkOptions): Promise<GraphWalk>;
 }

@@ -31,21 +31,70 @@ export interface ReportRecord {
   readonly check_id: string | null;
   readonly feedback: ReportFeedback | null;
   readonly moderation_status: ModerationStatus;
+  /** The last moderation decision: when, by whom (an operator account id) and why; null until moderated. */
+  readonly moderated_at: string | null;
+  readonly moderated_by: string | null;
+  readonly moderation_reason: string | null;
   readonly created_at: string;
   /** When the reporter last filed it; report age (for decay) counts from here. */
   readonly updated_at: string;
 }
 
+export interface FiledReport {
+  readonly report: ReportRecord;
+  readonly created: boolean;
+  /** The report this one replaced (same reporter, same entity): its status and related entities. */
+  readonly previous: { readonly moderation_status: ModerationStatus; readonly related_entities: readonly string[] } | null;
+}
+
+/** An operator's decision on a report. */
+export interface ModerationDecision {
+  readonly status: ModerationStatus;
+  /** Who decided (an operator account id). */
+  readonly by: string;
+  /** Why; required by the API for a rejection. */
+  readonly reason: string | null;
+  readonly at: Date;
+}
+
+export interface ReportListQuery {
+  readonly status?: ModerationStatus;
+  readonly entity_id?: string;
+  /** 1..100 (clamped); default 50. */
+  readonly limit?: number;
+  readonly cursor?: string | null;
+}
+
+export interface ReportPage {
+  /** Oldest first (created_at, then id): the moderation queue in the order reports came in. */
+  readonly items: readonly ReportRecord[];
+  readonly next_cursor: string | null;
+}
+
 /**
- * Community reports. `forEntity` aggregates them: every reporter counts once, weighted by the
- * reporter's trust (0..1) and halved every 30 days of age; rejected reports do not count.
+ * Community reports. `forEntity` aggregates the reports that count: confirmed ones (weight
+ * CONFIRMED_REPORT_TRUST), and unmoderated ones whose reporter has trust — set by the operator
+ * (`setReporterTrust`) or earned from the reporter's confirmed and rejected reports
+ * (`earnedReporterTrust`); a fresh reporter's unmoderated report counts for nothing. Every
+ * reporter counts once per entity; a report's weight halves every 30 days of age; rejected
+ * reports never count.
  */
 export interface ReportRepository extends ReportEvidenceSource {
-  /** Files a report; the same reporter reporting the same entity again replaces the earlier report (`created: false`). */
-  file(report: NewReport, now: Date): Promise<{ readonly report: ReportRecord; readonly created: boolean }>;
+  /**
+   * Files a report; the same reporter reporting the same entity again replaces the earlier report
+   * (`created: false`), which goes back to `unverified`; `previous` is what the replaced one was.
+   */
+  file(report: NewReport, now: Date): Promise<FiledReport>;
   get(reportId: string): Promise<ReportRecord | null>;
-  /** Sets how much a reporter is trusted (0..1); reporters never set count with the store's default. */
+  /** Sets how much the operator trusts a reporter (0..1), in place of the trust the reporter's record earns. */
   setReporterTrust(reporterId: string, trust: number): Promise<void>;
-  /** False when the report does not exist. */
-  moderate(reportId: string, status: ModerationStatus): Promise<boolean>;
+  /**
+   * Records a decision; null when the report does not exist. The same decision again (same status
+   * and reason) changes nothing, so it keeps its first time and author.
+   */
+  moderate(reportId: string, decision: ModerationDecision): Promise<{ readonly report: ReportRecord; readonly previous_status: ModerationStatus } | null>;
+  /** The moderation queue. Throws `InvalidCursorError` for a cursor it did not issue. */
+  list(query: ReportListQuery): Promise<ReportPage>;
+  /** Entity ids named as related by the confirmed reports about this entity (deduplicated, sorted). */
+  confirmedRelated(entityId: string): Promise<readonly string[]>;
 }

@@ -17,8 +17,35 @@ export const BAD_NEIGHBOUR_PATHS = 10;
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
 /** A report's weight halves every 30 days. */
 export const REPORT_HALF_LIFE_DAYS = 30;
-/** Trust of a reporter nobody has rated yet: a few unknown reporters must not outweigh one trusted one. */
-export const DEFAULT_REPORTER_TRUST = 0.3;
+/** Weight of a report the operator confirmed (before decay with age). */
+export const CONFIRMED_REPORT_TRUST = 1;
+/**
+ * How a reporter earns weight for reports not yet moderated (docs/decisions/0015): only from
+ * the operator's decisions on the reporter's earlier reports. A fresh reporter has none, so
+ * any number of fresh accounts move nothing until the operator confirms a report.
+ */
+export const EARNED_TRUST = {
+  /** Confirmed reports a reporter needs before unmoderated ones count at all. */
+  minConfirmed: 3,
+  /** A rejection costs as much as this many confirmations. */
+  rejectionCost: 2,
+  /** Pseudo-count that keeps a short record modest. */
+  prior: 5,
+  /** Earned trust never reaches a confirmation's weight. */
+  max: 0.6,
+} as const;
+
+/**
+ * Trust earned by a reporter with this record of moderated reports, 0..EARNED_TRUST.max.
+ * E.g. 3 confirmed, 0 rejected → 0.375; 10 confirmed → 0.6; 5 confirmed, 2 rejected → 0.08.
+ */
+export function earnedReporterTrust(confirmed: number, rejected: number): number {
+  if (confirmed < EARNED_TRUST.minConfirmed) return 0;
+  const t = (confirmed - EARNED_TRUST.rejectionCost * rejected) / (confirmed + rejected + EARNED_TRUST.prior);
+  return Math.min(EARNED_TRUST.max, Math.max(0, t));
+}
+/** Reports the moderation queue returns per page. */
+export const REPORT_LIST_LIMIT = { default: 50, max: 100 } as const;
 
 /** An integer in [min, max], or the default when absent or not a number. */
 export function clampInt(value: number | undefined, min: number, max: number, fallback: number): number {

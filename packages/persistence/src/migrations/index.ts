@@ -3,6 +3,7 @@ import { JobsAndWebhooks1795305700000 } from "./1795305700000-jobs-and-webhooks.
 import { BotState1795305800000 } from "./1795305800000-bot-state.js";
 import { AccountRoles1795305900000 } from "./1795305900000-account-roles.js";
 import { GraphScopes1795306000000 } from "./1795306000000-graph-scopes.js";
+import { ReportModeration1795306100000 } from "./1795306100000-report-moderation.js";
 import { ApiKeyNames1795306200000 } from "./1795306200000-api-key-names.js";
 import { ConfigurablePlans1795306300000 } from "./1795306300000-configurable-plans.js";
 
@@ -13,6 +14,7 @@ export const MIGRATIONS = [
   BotState1795305800000,
   AccountRoles1795305900000,
   GraphScopes1795306000000,
+  ReportModeration1795306100000,
   ApiKeyNames1795306200000,
   ConfigurablePlans1795306300000,
 ];

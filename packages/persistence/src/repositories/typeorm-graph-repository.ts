@@ -1,7 +1,7 @@
 import type { DataSource } from "typeorm";
 import {
-  DEFAULT_REPORTER_TRUST, REPORT_HALF_LIFE_DAYS, SHARED_SCOPE, findBadNeighbours, shareableGraphId, splitEntityId, walkGraph,
-  type AdjacencyQuery, type AdjacentEdge, type GraphNode, type GraphPath, type GraphRepository, type GraphWalk, type NewGraphEdge,
+  CONFIRMED_REPORT_TRUST, REPORT_HALF_LIFE_DAYS, SHARED_SCOPE, findBadNeighbours, shareableGraphId, splitEntityId, walkGraph,
+  type AdjacencyQuery, type AdjacentEdge, type GraphEdgeKey, type GraphNode, type GraphPath, type GraphRepository, type GraphWalk, type NewGraphEdge,
   type NewGraphNode, type NodeEvidence, type Proximity, type RiskLevel, type WalkOptions,
 } from "@svc/core";
 import type { GraphNodeRow } from "../entities/graph.js";
@@ -17,7 +17,7 @@ const byKey = <T>(entries: Iterable<[string, T]>): T[] => [...entries].sort(([a]
  * (one index range per node, scope and direction), see `GRAPH_BOUNDS`.
  */
 export class TypeOrmGraphRepository implements GraphRepository {
-  constructor(private readonly ds: DataSource, private readonly defaultTrust: number = DEFAULT_REPORTER_TRUST) {}
+  constructor(private readonly ds: DataSource, private readonly defaultTrust: number = CONFIRMED_REPORT_TRUST) {}
 
   async upsertNodes(nodes: readonly NewGraphNode[]): Promise<void> {
     const shared = new Map<string, NewGraphNode>();
@@ -118,6 +118,21 @@ export class TypeOrmGraphRepository implements GraphRepository {
         ],
       );
     });
+  }
+
+  /** Removes shared edges (given in any form; stored in their shareable form). Accounts' own edges are never touched. */
+  async removeEdges(edges: readonly GraphEdgeKey[]): Promise<void> {
+    const keys = edges.flatMap((e) => {
+      const from = shareableGraphId(e.from);
+      const to = shareableGraphId(e.to);
+      return from && to ? [{ from, to, relation: e.relation }] : [];
+    });
+    if (keys.length === 0) return;
+    await this.ds.manager.query(
+      `DELETE FROM graph_edges e USING unnest($1::text[], $2::text[], $3::text[]) AS q(from_id, to_id, relation)
+        WHERE e.scope = '' AND e.from_id = q.from_id AND e.to_id = q.to_id AND e.relation = q.relation`,
+      [keys.map((k) => k.from), keys.map((k) => k.to), keys.map((k) => k.relation)],
+    );
   }
 
   async walk(rootId: string, options: WalkOptions = {}): Promise<GraphWalk> {

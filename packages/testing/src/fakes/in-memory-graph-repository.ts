@@ -1,6 +1,6 @@
 import {
   SHARED_SCOPE, findBadNeighbours, reportWeight, shareableGraphId, splitEntityId, walkGraph,
-  type AdjacencyQuery, type AdjacentEdge, type GraphNode, type GraphPath, type GraphRepository, type GraphWalk, type NewGraphEdge,
+  type AdjacencyQuery, type AdjacentEdge, type GraphEdgeKey, type GraphNode, type GraphPath, type GraphRepository, type GraphWalk, type NewGraphEdge,
   type NewGraphNode, type NodeEvidence, type Proximity, type RiskLevel, type WalkOptions,
 } from "@svc/core";
 
@@ -117,6 +117,15 @@ export class InMemoryGraphRepository implements GraphRepository {
         first: Math.min(had.first, at),
         last: Math.max(had.last, at),
       });
+    }
+  }
+
+  /** Removes shared edges (given in any form; stored in their shareable form). */
+  async removeEdges(edges: readonly GraphEdgeKey[]): Promise<void> {
+    for (const e of edges) {
+      const from = shareableGraphId(e.from);
+      const to = shareableGraphId(e.to);
+      if (from && to) this.edges.delete(`${SHARED_SCOPE}\u0000${from}\u0000${e.relation}\u0000${to}`);
     }
   }
 

@@ -1,7 +1,10 @@
 import type { GraphPath, ReportEvidence } from "../../ports/evidence.js";
 import type { Finding } from "../types.js";
 
-/** Community reports, already weighted by reporter trust and decayed with age by the store. */
+/**
+ * Community reports that count (confirmed, or from reporters with earned trust), already weighted
+ * and decayed with age by the store; the source version is when that set last changed.
+ */
 export function reportFindings(r: ReportEvidence | null): Finding[] {
   if (!r || r.reporters === 0) return [];
   const out: Finding[] = [];
@@ -11,7 +14,7 @@ export function reportFindings(r: ReportEvidence | null): Finding[] {
       family: "reports",
       message: `Reported by ${r.reporters} ${r.reporters === 1 ? "person" : "people"}${r.categories.length > 0 ? ` as ${r.categories.join(", ")}` : ""}`,
       evidence: { reporters: r.reporters, weighted: Math.round(r.weighted * 100) / 100, categories: [...r.categories] },
-      source: { name: "community-reports", version: "live" },
+      source: { name: "community-reports", version: r.version },
       // Saturates: three fully trusted, fresh reports give ~80 % of the rule's weight.
       strength: 1 - Math.exp(-r.weighted / 2),
       ...(r.newest_at ? { observed_at: r.newest_at } : {}),
@@ -23,7 +26,7 @@ export function reportFindings(r: ReportEvidence | null): Finding[] {
       family: "reports",
       message: `${r.false_positive_reports} ${r.false_positive_reports === 1 ? "person says" : "people say"} an earlier verdict was a false positive`,
       evidence: { false_positive_reports: r.false_positive_reports },
-      source: { name: "community-reports", version: "live" },
+      source: { name: "community-reports", version: r.version },
     });
   }
   return out;

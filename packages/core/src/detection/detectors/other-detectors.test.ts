@@ -66,11 +66,13 @@ describe("intel", () => {
 
 describe("reports and graph", () => {
   it("weights reports with saturation and notes disputes", () => {
-    const weak = reportFindings({ reporters: 1, weighted: 0.3, false_positive_reports: 0, categories: ["phishing"], newest_at: null });
-    const strong = reportFindings({ reporters: 5, weighted: 4, false_positive_reports: 1, categories: ["phishing"], newest_at: "2026-10-30T00:00:00Z" });
+    const weak = reportFindings({ reporters: 1, weighted: 0.3, false_positive_reports: 0, categories: ["phishing"], newest_at: null, version: "2026-10-29T00:00:00.000Z" });
+    const strong = reportFindings({ reporters: 5, weighted: 4, false_positive_reports: 1, categories: ["phishing"], newest_at: "2026-10-30T00:00:00Z", version: "2026-10-31T00:00:00.000Z" });
     expect(weak[0]!.strength!).toBeLessThan(strong[0]!.strength!);
     expect(strong.map((f) => f.code)).toEqual(["reports.community", "reports.disputed"]);
     expect(reportFindings(null)).toEqual([]);
+    // The version is when the counted reports last changed, never a placeholder.
+    expect(strong.map((f) => f.source.version)).toEqual(["2026-10-31T00:00:00.000Z", "2026-10-31T00:00:00.000Z"]);
   });
   it("explains the nearest path and decays by hop", () => {
     const evidence = { blocklisted_by: ["urlhaus"], confirmed_reports: 2, as_of: "2026-10-30T00:00:00.000Z" };
