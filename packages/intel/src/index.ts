@@ -211,7 +211,9 @@ export interface UserContentPaths extends PlatformHosts {
 /** A brand's own short domain (youtu.be, aka.ms): not a cheap registration, whatever its TLD. */
 export interface BrandShortDomain {
   readonly domain: string;
+  /** Brand id (brands.json) and its display name. */
   readonly brand: string;
+  readonly brandName: string;
   readonly leadsTo: string;
   readonly rationale: string;
 }
@@ -223,7 +225,7 @@ const hostsOf = (e: { hosts?: readonly string[] | undefined; domains_of?: string
 export const platformPaths: { readonly redirectors: readonly Redirector[]; readonly userContent: readonly UserContentPaths[]; readonly shortDomains: readonly BrandShortDomain[] } = Object.freeze({
   redirectors: freeze(platformPathsFile.redirectors.map((e) => Object.freeze({ hosts: hostsOf(e), paths: freeze([...e.paths]), params: freeze([...e.params]), rationale: e.rationale }))),
   userContent: freeze(platformPathsFile.user_content.map((e) => Object.freeze({ hosts: hostsOf(e), paths: freeze([...e.paths]), what: e.what, rationale: e.rationale }))),
-  shortDomains: freeze(platformPathsFile.short_domains.map((e) => Object.freeze({ domain: e.domain, brand: e.brand, leadsTo: e.leads_to, rationale: e.rationale }))),
+  shortDomains: freeze(platformPathsFile.short_domains.map((e) => Object.freeze({ domain: e.domain, brand: e.brand, brandName: brandById.get(e.brand)?.name ?? e.brand, leadsTo: e.leads_to, rationale: e.rationale }))),
 });
 
 const disposable = canonicalDomainSet(disposableList as readonly unknown[]);
