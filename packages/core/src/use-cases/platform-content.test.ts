@@ -74,6 +74,7 @@ describe("open redirectors are unwrapped and their target screened", () => {
     const v = await screen("https://t.co/abc123");
     const s = v.signals.find((x) => x.code === "url.shortener");
     expect(s?.message).toMatch(/cannot be followed/);
+    expect(s?.message).toMatch(/Twitter/);
     expect(s?.evidence.destination_checked).toBe(false);
   });
 });

@@ -236,10 +236,10 @@ const inMemoryOnlyFor = (entity: Entity, deps: ScreeningDeps): boolean =>
  */
 export function screenParsed(entity: Entity, deps: ScreeningDeps, options: { thresholds?: Thresholds; id?: string } = {}): Promise<Screened> {
   const layers = layersOf(entity, deps.reference);
-  if (!layers.every((l) => inMemoryOnlyFor(l.entity, deps))) {
-    return Promise.all(layers.map((l) => gatherFromSources(l.entity, deps))).then((gs) => assemble(layers, deps, options, gs));
-  }
-  return Promise.resolve(assemble(layers, deps, options, layers.map((l) => gatherInMemory(l.entity, deps))));
+  let inMemoryOnly = true;
+  for (const l of layers) inMemoryOnly &&= inMemoryOnlyFor(l.entity, deps);
+  if (!inMemoryOnly) return Promise.all(layers.map((l) => gatherFromSources(l.entity, deps))).then((gs) => assemble(layers, deps, options, gs));
+  return Promise.resolve(assemble(layers, deps, options, layers.length === 1 ? [gatherInMemory(entity, deps)] : layers.map((l) => gatherInMemory(l.entity, deps))));
 }
 
 function gatherInMemory(entity: Entity, deps: ScreeningDeps): Gathered {

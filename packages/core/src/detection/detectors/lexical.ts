@@ -236,7 +236,8 @@ export function lexicalFindings(entity: Entity, ref: ReferenceData): Finding[] {
     const host = str(a.host);
     const registered = str(a.registered_domain);
     if ((host && ref.shorteners.has(host)) || (registered && ref.shorteners.has(registered))) {
-      out.push({ code: "url.shortener", family: "lexical", message: `A link shortener (${registered ?? host}) hides where this really goes; it cannot be followed without fetching it, so the destination was not checked`, evidence: { shortener: registered ?? host, destination_checked: false }, source: source(ref, "shorteners") });
+      const own = ref.platforms.shortDomains.get(registered ?? host ?? "");
+      out.push({ code: "url.shortener", family: "lexical", message: `A link shortener (${registered ?? host}${own ? `, ${own.brandName}'s own, leading to ${own.leadsTo}` : ""}) hides where this really goes; it cannot be followed without fetching it, so the destination was not checked`, evidence: { shortener: registered ?? host, destination_checked: false }, source: source(ref, "shorteners") });
     }
     if (typeof a.port === "number") {
       out.push({ code: "url.nonstandard_port", family: "lexical", message: `Uses the unusual port ${a.port}`, evidence: { port: a.port }, source: lists });
@@ -259,7 +260,7 @@ export function lexicalFindings(entity: Entity, ref: ReferenceData): Finding[] {
   const tldInfo = ref.suspiciousTlds.get(suffix) ?? ref.suspiciousTlds.get(tld);
   // A brand's own short domain (forms.gle, youtu.be) was not bought cheaply: its TLD says nothing.
   // (Looked up only when a TLD finding would follow: most names have neither.)
-  const brandShort = tldInfo || (suffix === tld && isNewGenericTld(tld)) || ref.shorteners.has(registered) ? ref.platforms.shortDomains.get(registered) : undefined;
+  const brandShort = tldInfo || (suffix === tld && isNewGenericTld(tld)) ? ref.platforms.shortDomains.get(registered) : undefined;
   if (brandShort) {
     out.push({ code: "domain.brand_short_domain", family: "lexical", message: `${registered} is the short domain of ${brandShort.brandName}, leading to ${brandShort.leadsTo}`, evidence: { domain: registered, brand: brandShort.brand, leads_to: brandShort.leadsTo }, source: source(ref, "platform-paths") });
   } else if (tldInfo) {
