@@ -1,6 +1,7 @@
-import { brands, confusables, cryptoAssets, dataVersions, disposableEmailDomains, englishWords, freeEmailDomains, freeHostingDomains, riskyKeywords, shortenerDomains, suspiciousTlds, walletLures, type Brand } from "@svc/intel";
+import { brands, confusables, cryptoAssets, dataVersions, disposableEmailDomains, englishWords, freeEmailDomains, freeHostingDomains, platformPaths, riskyKeywords, shortenerDomains, suspiciousTlds, walletLures, type Brand } from "@svc/intel";
 import { buildImpersonationIndex, type ImpersonationIndex } from "./detection/impersonation/index.js";
 import { InMemoryIntelIndex } from "./detection/intel-index.js";
+import { buildPlatformTable } from "./detection/platform-paths.js";
 import type { ReferenceData } from "./detection/reference.js";
 import type { Thresholds } from "./detection/types.js";
 import type { Clock, IdGenerator } from "./ports/evidence.js";
@@ -83,6 +84,7 @@ export function defaultReference(): ReferenceData {
       "crypto-assets": dataVersions["svc/crypto-assets"] ?? "unknown",
       "wallet-lures": dataVersions["svc/wallet-lures"] ?? "unknown",
       "free-hosting": dataVersions["svc/free-hosting"] ?? "unknown",
+      "platform-paths": dataVersions["svc/platform-paths"] ?? "unknown",
       "disposable-email": `disposable-email-domains-js@${dataVersions["disposable-email-domains-js"] ?? "?"}`,
       "free-email": `email-providers@${dataVersions["email-providers"] ?? "?"}`,
     },
@@ -99,6 +101,7 @@ export function defaultReference(): ReferenceData {
     brandTokens,
     userContentDomains: new Set(brands.flatMap((b) => b.userContentDomains)),
     officialDomains: new Map(brands.flatMap((b) => b.officialDomains.map((d) => [d, b] as const))),
+    platforms: buildPlatformTable(platformPaths),
     protectedAddresses: [],
   };
   return cachedReference;

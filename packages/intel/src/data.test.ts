@@ -14,6 +14,8 @@ import {
   DOMAIN_RE,
   englishWords,
   freeHostingDomains,
+  platformPaths,
+  platformPathsFileSchema,
   walletLures,
   walletLuresFileSchema,
   droppedListEntries,
@@ -253,5 +255,24 @@ describe("crypto naming data", () => {
     expect(englishWords.size).toBeGreaterThan(30_000);
     for (const w of ["mask", "sea", "open", "meta", "wallet"]) expect(englishWords.has(w), w).toBe(true);
     for (const w of englishWords) if (!/^[a-z]+$/.test(w)) throw new Error(`not a lower-case word: ${w}`);
+  });
+
+  it("platform paths: redirectors and user-content paths name hosts under a real suffix, and short domains belong to known brands", () => {
+    expect(platformPaths.redirectors.length).toBeGreaterThanOrEqual(10);
+    for (const r of [...platformPaths.redirectors, ...platformPaths.userContent]) {
+      expect(r.hosts.length, r.rationale).toBeGreaterThan(0);
+      for (const h of r.hosts) expect(getPublicSuffix(h.replace(/^\*\./, ""), ICANN_ONLY), h).not.toBe(h.replace(/^\*\./, ""));
+    }
+    // "domains_of": google resolves to every official Google domain.
+    expect(platformPaths.redirectors.find((r) => r.hosts.includes("google.co.uk"))?.params).toEqual(["q", "url"]);
+    for (const s of platformPaths.shortDomains) {
+      expect(brandById.has(s.brand), s.domain).toBe(true);
+      expect(getDomain(s.domain, ICANN_ONLY), s.domain).toBe(s.domain);
+    }
+  });
+
+  it("rejects a platform-paths entry with neither hosts nor domains_of", () => {
+    const bad = { source: "x", version: "2026.1.1", licence: "x", note: "a note long enough", redirectors: [{ paths: ["/url"], params: ["q"], rationale: "a reason long enough" }], user_content: [{ hosts: ["a.example.com"], paths: ["/"], what: "a page", rationale: "a reason long enough" }], short_domains: [{ domain: "g.co", brand: "google", leads_to: "pages", rationale: "a reason long enough" }] };
+    expect(() => validate(platformPathsFileSchema, bad, "platform-paths.json")).toThrow(/hosts or domains_of/);
   });
 });

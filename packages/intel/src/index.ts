@@ -9,6 +9,7 @@ import brandsJson from "../data/brands.json" with { type: "json" };
 import cryptoAssetsJson from "../data/crypto-assets.json" with { type: "json" };
 import freeHostingJson from "../data/free-hosting.json" with { type: "json" };
 import keywordsJson from "../data/keywords.json" with { type: "json" };
+import platformPathsJson from "../data/platform-paths.json" with { type: "json" };
 import shortenersJson from "../data/shorteners.json" with { type: "json" };
 import tldsJson from "../data/suspicious-tlds.json" with { type: "json" };
 import walletLuresJson from "../data/wallet-lures.json" with { type: "json" };
@@ -29,6 +30,7 @@ import {
   cryptoAssetsFileSchema,
   freeHostingFileSchema,
   keywordsFileSchema,
+  platformPathsFileSchema,
   shortenersFileSchema,
   suspiciousTldsFileSchema,
   validate,
@@ -48,6 +50,7 @@ export {
   cryptoAssetsFileSchema,
   freeHostingFileSchema,
   keywordsFileSchema,
+  platformPathsFileSchema,
   shortenersFileSchema,
   suspiciousTldsFileSchema,
   walletLuresFileSchema,
@@ -130,6 +133,7 @@ const shortenersFile = validate(shortenersFileSchema, shortenersJson, "data/shor
 const cryptoAssetsFile = validate(cryptoAssetsFileSchema, cryptoAssetsJson, "data/crypto-assets.json");
 const walletLuresFile = validate(walletLuresFileSchema, walletLuresJson, "data/wallet-lures.json");
 const freeHostingFile = validate(freeHostingFileSchema, freeHostingJson, "data/free-hosting.json");
+const platformPathsFile = validate(platformPathsFileSchema, platformPathsJson, "data/platform-paths.json");
 
 const freeze = <T>(xs: T[]): readonly T[] => Object.freeze(xs);
 
@@ -181,6 +185,49 @@ export const freeHostingDomains: ReadonlyMap<string, string> = new Map(freeHosti
 export const shorteners: readonly Shortener[] = freeze(shortenersFile.entries.map((e) => Object.freeze({ ...e })));
 export const shortenerDomains: ReadonlySet<string> = new Set(shorteners.map((s) => s.domain));
 
+/** Hosts of a platform rule: written out, or every official domain of a brand (`domains_of`). */
+export interface PlatformHosts {
+  /** Exact hosts (each also matches with a leading "www."), or "*.domain" for any sub-domain of it. */
+  readonly hosts: readonly string[];
+}
+
+/** An open redirector: a platform URL that forwards to the address in one of its query parameters. */
+export interface Redirector extends PlatformHosts {
+  /** Whole paths, or prefixes when they end in "/". */
+  readonly paths: readonly string[];
+  /** Query parameters holding the target, in the order they are tried. */
+  readonly params: readonly string[];
+  readonly rationale: string;
+}
+
+/** Paths on a platform where its users publish (a file share, a site, a gateway path). */
+export interface UserContentPaths extends PlatformHosts {
+  readonly paths: readonly string[];
+  /** What is found there, for explanations ("a file shared on Dropbox"). */
+  readonly what: string;
+  readonly rationale: string;
+}
+
+/** A brand's own short domain (youtu.be, aka.ms): not a cheap registration, whatever its TLD. */
+export interface BrandShortDomain {
+  readonly domain: string;
+  /** Brand id (brands.json) and its display name. */
+  readonly brand: string;
+  readonly brandName: string;
+  readonly leadsTo: string;
+  readonly rationale: string;
+}
+
+const hostsOf = (e: { hosts?: readonly string[] | undefined; domains_of?: string | undefined }): readonly string[] =>
+  freeze(e.hosts ? [...e.hosts] : [...(brandById.get(e.domains_of ?? "")?.officialDomains ?? [])]);
+
+/** Open redirectors, user-content paths and brands' short domains (data/platform-paths.json, svc curated). */
+export const platformPaths: { readonly redirectors: readonly Redirector[]; readonly userContent: readonly UserContentPaths[]; readonly shortDomains: readonly BrandShortDomain[] } = Object.freeze({
+  redirectors: freeze(platformPathsFile.redirectors.map((e) => Object.freeze({ hosts: hostsOf(e), paths: freeze([...e.paths]), params: freeze([...e.params]), rationale: e.rationale }))),
+  userContent: freeze(platformPathsFile.user_content.map((e) => Object.freeze({ hosts: hostsOf(e), paths: freeze([...e.paths]), what: e.what, rationale: e.rationale }))),
+  shortDomains: freeze(platformPathsFile.short_domains.map((e) => Object.freeze({ domain: e.domain, brand: e.brand, brandName: brandById.get(e.brand)?.name ?? e.brand, leadsTo: e.leads_to, rationale: e.rationale }))),
+});
+
 const disposable = canonicalDomainSet(disposableList as readonly unknown[]);
 const freeMail = canonicalDomainSet(freeMailList as readonly unknown[]);
 
@@ -228,6 +275,7 @@ export const dataVersions: Readonly<Record<string, string>> = Object.freeze({
   "svc/crypto-assets": cryptoAssetsFile.version,
   "svc/wallet-lures": walletLuresFile.version,
   "svc/free-hosting": freeHostingFile.version,
+  "svc/platform-paths": platformPathsFile.version,
   "disposable-email-domains-js": disposablePkg.version,
   "email-providers": freeMailPkg.version,
   unhomoglyph: unhomoglyphPkg.version,

@@ -189,6 +189,31 @@ export const shortenersFileSchema = z.strictObject({
     .refine((es) => new Set(es.map((e) => e.domain)).size === es.length, "duplicate shortener domain"),
 });
 
+const hostPattern = z.string().regex(/^(?:\*\.)?(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/, "must be a lower-case host name, optionally starting with *.");
+const pathPattern = z.string().regex(/^\/[\w./-]*$/, "must be a URL path starting with /");
+/** Exact hosts (or `*.domain`), or every official domain of one brand. */
+const platformHosts = { hosts: z.array(hostPattern).min(1).optional(), domains_of: z.string().min(1).optional() };
+const hostsGiven = (e: { hosts?: readonly string[] | undefined; domains_of?: string | undefined }): boolean => (e.hosts !== undefined) !== (e.domains_of !== undefined);
+
+/**
+ * Where allowlisted platforms serve other people's content: open redirectors (host, path and the
+ * query parameter holding the target), user-content paths, and brands' own short domains.
+ */
+export const platformPathsFileSchema = z.strictObject({
+  ...header,
+  note: z.string().min(10),
+  redirectors: z
+    .array(z.strictObject({ ...platformHosts, paths: z.array(pathPattern).min(1), params: z.array(z.string().regex(/^[a-z]+$/)).min(1), rationale }).refine(hostsGiven, "give either hosts or domains_of"))
+    .min(1),
+  user_content: z
+    .array(z.strictObject({ ...platformHosts, paths: z.array(pathPattern).min(1), what: z.string().min(3), rationale }).refine(hostsGiven, "give either hosts or domains_of"))
+    .min(1),
+  short_domains: z
+    .array(z.strictObject({ domain, brand: z.string().min(1), leads_to: z.string().min(3), rationale }))
+    .min(1)
+    .refine((es) => new Set(es.map((e) => e.domain)).size === es.length, "duplicate short domain"),
+});
+
 /** Parses `data` with `schema`, throwing an error that names the file and every problem. */
 export function validate<S extends z.ZodType>(schema: S, data: unknown, file: string): z.output<S> {
   const r = schema.safeParse(data);

@@ -1,4 +1,5 @@
 import type { Brand } from "@svc/intel";
+import type { PlatformTable } from "./platform-paths.js";
 import type { SourceRef } from "./types.js";
 
 /**
@@ -28,6 +29,8 @@ export interface ReferenceData {
   readonly officialDomains: ReadonlyMap<string, Brand>;
   /** Brand-owned domains where anyone can publish (t.me, github.io …): never allowlisted. */
   readonly userContentDomains: ReadonlySet<string>;
+  /** Open redirectors, user-content paths and brands' short domains (platform-paths.ts). */
+  readonly platforms: PlatformTable;
   /** Addresses that look-alikes imitate (exchange hot wallets, the account's own …). */
   readonly protectedAddresses: readonly { readonly address: string; readonly label: string }[];
 }

@@ -30,7 +30,7 @@ export interface Ruleset {
 }
 
 export const RULESET: Ruleset = {
-  version: "2026.11.3",
+  version: "2026.11.4",
   thresholds: { review: 65, block: 85 },
   withinFamilyDamping: 0.5,
   allowlistedCeiling: 10,
@@ -69,6 +69,15 @@ export const RULESET: Ruleset = {
     "url.shortener": { points: 20, category: "lexical" },
     "url.nonstandard_port": { points: 10, category: "lexical" },
     "url.risky_path_keyword": { points: 12, category: "lexical" },
+    // platforms that host other people's content (set by hand: see docs/detection.md)
+    "url.user_content": { points: 0, category: "intel", severity: "info" },
+    "url.content_brand": { points: 70, category: "impersonation" },
+    "url.content_wallet_lure": { points: 65, category: "impersonation" },
+    "url.redirect_target": { points: 0, category: "lexical", severity: "info" },
+    "url.redirect_unreadable": { points: 20, category: "lexical" },
+    "url.redirect_too_deep": { points: 30, category: "lexical" },
+    "url.social_profile": { points: 0, category: "social", severity: "info" },
+    "domain.brand_short_domain": { points: 0, category: "lexical", severity: "info" },
     // wallets
     "wallet.invalid_checksum": { points: 35, category: "wallet" },
     "wallet.address_poisoning": { points: 80, category: "wallet" },

@@ -18,6 +18,11 @@ export const actionFor = (score: number, t: Thresholds): RecommendedAction =>
 
 const confidenceLabel = (c: number): Confidence => (c >= 0.75 ? "high" : c >= 0.45 ? "medium" : "low");
 
+/** Findings saying that only an address could be judged (a user's page on a platform, a redirect to no readable address). */
+const PATH_ONLY_CODES: ReadonlySet<string> = new Set(["url.user_content", "url.redirect_unreadable"]);
+/** The most confidence a verdict judged on an address alone gets: "medium". */
+const PATH_ONLY_CONFIDENCE = 0.6;
+
 const round2 = (x: number): number => Math.round(x * 100) / 100;
 const DAY_MS = 86_400_000;
 
@@ -46,9 +51,11 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
   const nowIso = ctx.nowIso ?? ctx.now.toISOString();
   let allowlisted = false;
   let anyBlocklisted = false;
+  let pathOnly = false;
   for (const f of findings) {
     if (f.code === "intel.allowlisted" || f.code === "social.official_handle") allowlisted = true;
     else if (f.code.startsWith("intel.blocklisted")) anyBlocklisted = true;
+    else if (PATH_ONLY_CODES.has(f.code)) pathOnly = true;
   }
   const blocklisted = !allowlisted && anyBlocklisted;
 
@@ -106,6 +113,8 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
     for (const family of expected) if (ctx.coverage.evaluated.includes(family)) covered++;
     confidence = 0.15 + 0.25 * (expected.length === 0 ? 1 : covered / expected.length);
   }
+  // A user's page on a platform was judged on its address alone (nothing vouches for it either way).
+  if (pathOnly && !allowlisted && !blocklisted) confidence = Math.min(confidence, PATH_ONLY_CONFIDENCE);
   confidence = Math.max(0.05, confidence - 0.1 * ctx.coverage.unavailable.length);
 
   const signals: Signal[] = new Array<Signal>(findings.length);

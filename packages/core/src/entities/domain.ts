@@ -5,6 +5,8 @@ import { entityError, parsed, type EntityAttributes, type EntityError, type Type
 const MAX_HOST_LENGTH = 253;
 const MAX_LABEL_LENGTH = 63;
 const TLD_OPTIONS = { allowPrivateDomains: true, extractHostname: false, validateHostname: false } as const;
+/** The ICANN section only: how a platform's own host under a private suffix (github.io, cloudflare-ipfs.com) is registered. */
+const ICANN_OPTIONS = { allowPrivateDomains: false, extractHostname: false, validateHostname: false } as const;
 
 export interface HostName {
   /** Canonical ASCII form: IDNA (UTS #46, non-transitional) to punycode, lower case, no trailing dot. */
@@ -105,7 +107,10 @@ export function parseHostName(raw: string): HostResult {
   const tldLabel = ascii.slice(ascii.lastIndexOf(".") + 1);
   if (isAllDigits(tldLabel)) return fail("ends in a number, so it is not a domain name");
 
-  const info = parseTld(ascii, TLD_OPTIONS);
+  let info = parseTld(ascii, TLD_OPTIONS);
+  // A private suffix written alone is the platform's own site (cloudflare-ipfs.com, github.io),
+  // registered under its ICANN suffix like any other name; only the names under it are its users'.
+  if (!info.domain && info.isPrivate === true) info = parseTld(ascii, ICANN_OPTIONS);
   if (!info.publicSuffix || !(info.isIcann || info.isPrivate)) return fail(`has an unknown top-level domain ".${tldLabel}"`);
   if (!info.domain) return fail(`is the public suffix ".${info.publicSuffix}" itself, not a registrable domain`);
 

@@ -76,7 +76,6 @@ describe("domains", () => {
     ["example.notatld", "entity.invalid"],
     ["file.txt", "entity.invalid"],
     ["co.uk", "entity.invalid"],
-    ["github.io", "entity.invalid"],
     ["xn--zz.com", "entity.invalid"],
     ["pay_pal.com", "entity.invalid"],
     ["localhost", "entity.unrecognized"],
@@ -99,6 +98,13 @@ describe("domains", () => {
   it("uses private suffixes for ownership", () => {
     const e = expectOk(["evil.github.io", "domain", "evil.github.io"]);
     expect(e.attributes).toMatchObject({ registered_domain: "evil.github.io", public_suffix: "github.io", private_suffix: true });
+  });
+  it("reads a private suffix written alone as the platform's own site, registered under its ICANN suffix", () => {
+    for (const host of ["github.io", "cloudflare-ipfs.com", "blogspot.com"]) {
+      const e = expectOk([host, "domain", host]);
+      expect(e.attributes).toMatchObject({ registered_domain: host, private_suffix: false, subdomain: null });
+    }
+    expect(expectOk(["https://cloudflare-ipfs.com/ipfs/bafy/x.html", "url", "https://cloudflare-ipfs.com/ipfs/bafy/x.html"]).attributes).toMatchObject({ host: "cloudflare-ipfs.com", registered_domain: "cloudflare-ipfs.com" });
   });
   it("records hidden characters and defanging", () => {
     const e = expectOk(["pay\u200Bpal\u202E.com", "domain", "paypal.com"]);

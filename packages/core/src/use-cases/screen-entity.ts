@@ -4,17 +4,19 @@ import { graphFindings, reportFindings } from "../detection/detectors/community.
 import { cryptoGiveawayFindings } from "../detection/detectors/crypto-giveaway.js";
 import { emailFindings } from "../detection/detectors/email.js";
 import { intelFindings } from "../detection/detectors/intel.js";
-import { lexicalFindings } from "../detection/detectors/lexical.js";
+import { freeHostOf, lexicalFindings } from "../detection/detectors/lexical.js";
 import { networkFindings } from "../detection/detectors/network.js";
 import { phoneFindings } from "../detection/detectors/phone.js";
+import { userContentFindings } from "../detection/detectors/user-content.js";
 import { walletFindings } from "../detection/detectors/wallet.js";
 import { detectHandleImpersonation, detectImpersonation, type ImpersonationIndex } from "../detection/impersonation/index.js";
-import type { ReferenceData } from "../detection/reference.js";
+import { readPlatformUrl, type PlatformReading } from "../detection/platform-paths.js";
+import { source, type ReferenceData } from "../detection/reference.js";
 import { RULESET, type Ruleset } from "../detection/ruleset.js";
 import { scoreFindings } from "../detection/scoring.js";
 import { DISCLAIMER, type Family, type Finding, type Thresholds, type Verdict } from "../detection/types.js";
 import type { Clock, GraphPath, GraphProximitySource, IdGenerator, RecentAddressSource, ReportEvidence, ReportEvidenceSource, ReputationProvider } from "../ports/evidence.js";
-import { isSyncIntelStore, type IntelMatch, type IntelStore } from "../ports/intel.js";
+import { isSyncIntelStore, type IntelMatch, type IntelStore, type SyncIntelStore } from "../ports/intel.js";
 
 export interface ScreeningDeps {
   readonly reference: ReferenceData;
@@ -162,25 +164,94 @@ interface Gathered {
   readonly at: Date;
 }
 
+/** Redirects followed inside one check (`google.com/url?q=` of `l.facebook.com/l.php?u=` …); deeper nesting is itself a finding. */
+export const MAX_REDIRECT_DEPTH = 3;
+
+/**
+ * One entity a check looks at: the one asked about, then what it stands for on a platform (the
+ * target of an open redirector, the account of a profile URL), each with its own sources.
+ */
+interface Layer {
+  readonly entity: Entity;
+  readonly reading: PlatformReading | null;
+  /** How the entity was reached from the one before: as a redirect target or as a profile's account. */
+  readonly via: "redirect" | "profile" | null;
+  /** The target of this layer's redirect could not be read as a web address. */
+  readonly unreadable?: string;
+  /** This layer redirects further, past MAX_REDIRECT_DEPTH. */
+  readonly tooDeep?: boolean;
+}
+
+/**
+ * The layers of a check. Only a URL on a known platform has more than one; every other entity is
+ * one layer with no reading (no work for plain domains).
+ */
+function layersOf(entity: Entity, ref: ReferenceData): Layer[] {
+  if (entity.type !== "url") return [{ entity, reading: null, via: null }];
+  const layers: Layer[] = [];
+  let current: Entity = entity;
+  let via: Layer["via"] = null;
+  for (let depth = 0; ; depth++) {
+    const reading = readPlatformUrl(current, ref.platforms, platformOf(current, ref));
+    if (reading?.kind === "profile") {
+      const account = parseEntity(reading.account, { type: "social_account" });
+      layers.push({ entity: current, reading, via });
+      if (account.ok) layers.push({ entity: account.entity, reading: null, via: "profile" });
+      return layers;
+    }
+    if (reading?.kind !== "redirect") {
+      layers.push({ entity: current, reading, via });
+      return layers;
+    }
+    if (depth >= MAX_REDIRECT_DEPTH) {
+      layers.push({ entity: current, reading, via, tooDeep: true });
+      return layers;
+    }
+    const target = parseEntity(reading.target, { type: "url" });
+    if (!target.ok) {
+      layers.push({ entity: current, reading, via, unreadable: target.error.message });
+      return layers;
+    }
+    layers.push({ entity: current, reading, via });
+    current = target.entity;
+    via = "redirect";
+  }
+}
+
+/** The free host a URL's site is published on (a user's sub-domain), as the lexical detector reads it. */
+function platformOf(entity: Entity, ref: ReferenceData): string | null {
+  const a = entity.attributes;
+  const registered = typeof a.registered_domain === "string" ? a.registered_domain : null;
+  if (!registered) return null;
+  return freeHostOf(registered, typeof a.subdomain === "string" ? a.subdomain : "", typeof a.public_suffix === "string" ? a.public_suffix : "", a.private_suffix === true, ref)?.domain ?? null;
+}
+
+const inMemoryOnlyFor = (entity: Entity, deps: ScreeningDeps): boolean =>
+  isSyncIntelStore(deps.intel) && !deps.reports && !deps.graph && !(entity.type === "wallet" && deps.recentAddresses) && !(deps.providers ?? []).some((p) => p.types.includes(entity.type));
+
 /**
  * Screens a parsed entity. When the only source is intel held in memory (the embedded library,
  * the CLI), nothing can be slow or fail late, so the check runs without promises or deadlines;
  * otherwise the sources are consulted concurrently, each with its deadline.
  */
 export function screenParsed(entity: Entity, deps: ScreeningDeps, options: { thresholds?: Thresholds; id?: string } = {}): Promise<Screened> {
-  const intel = deps.intel;
-  const inMemoryOnly = isSyncIntelStore(intel) && !deps.reports && !deps.graph && !(entity.type === "wallet" && deps.recentAddresses) && !(deps.providers ?? []).some((p) => p.types.includes(entity.type));
-  if (!inMemoryOnly) return gatherFromSources(entity, deps).then((g) => assemble(entity, deps, options, g));
+  const layers = layersOf(entity, deps.reference);
+  let inMemoryOnly = true;
+  for (const l of layers) inMemoryOnly &&= inMemoryOnlyFor(l.entity, deps);
+  if (!inMemoryOnly) return Promise.all(layers.map((l) => gatherFromSources(l.entity, deps))).then((gs) => assemble(layers, deps, options, gs));
+  return Promise.resolve(assemble(layers, deps, options, layers.length === 1 ? [gatherInMemory(entity, deps)] : layers.map((l) => gatherInMemory(l.entity, deps))));
+}
+
+function gatherInMemory(entity: Entity, deps: ScreeningDeps): Gathered {
+  const intel = deps.intel as SyncIntelStore;
   const now = deps.clock.now();
   const started = now.getTime();
-  let gathered: Gathered;
   try {
     const value = intel.lookupSync(entity);
-    gathered = { intel: { value, outcome: { source: "intel", status: "ok", ms: deps.clock.now().getTime() - started } }, reports: null, graph: null, recent: null, provided: [], intelVersion: intel.versionSync(), at: now };
+    return { intel: { value, outcome: { source: "intel", status: "ok", ms: deps.clock.now().getTime() - started } }, reports: null, graph: null, recent: null, provided: [], intelVersion: intel.versionSync(), at: now };
   } catch (e) {
-    gathered = { intel: { value: null, outcome: { source: "intel", status: "error", ms: deps.clock.now().getTime() - started, reason: e instanceof Error ? e.message : String(e) } }, reports: null, graph: null, recent: null, provided: [], intelVersion: "unavailable", at: now };
+    return { intel: { value: null, outcome: { source: "intel", status: "error", ms: deps.clock.now().getTime() - started, reason: e instanceof Error ? e.message : String(e) } }, reports: null, graph: null, recent: null, provided: [], intelVersion: "unavailable", at: now };
   }
-  return Promise.resolve(assemble(entity, deps, options, gathered));
 }
 
 async function gatherFromSources(entity: Entity, deps: ScreeningDeps): Promise<Gathered> {
@@ -208,9 +279,16 @@ async function gatherFromSources(entity: Entity, deps: ScreeningDeps): Promise<G
   };
 }
 
-/** The pure part of a check: findings from the sources and the detectors, scored into a verdict. */
-function assemble(entity: Entity, deps: ScreeningDeps, options: { thresholds?: Thresholds; id?: string }, g: Gathered): Screened {
-  const now = g.at;
+/** What one layer of a check found: its findings, the families looked at and the sources' outcomes. */
+interface Collected {
+  readonly findings: Finding[];
+  readonly evaluated: string[];
+  readonly outcomes: SourceOutcome[];
+}
+
+/** The findings of one entity: from the sources gathered for it, and from the pure detectors. */
+function collect(layer: Layer, deps: ScreeningDeps, g: Gathered): Collected {
+  const { entity, reading } = layer;
   const ref = deps.reference;
   const evaluated: string[] = [];
   const outcomes: SourceOutcome[] = [];
@@ -219,9 +297,13 @@ function assemble(entity: Entity, deps: ScreeningDeps, options: { thresholds?: T
   outcomes.push(g.intel.outcome);
   if (g.intel.value) {
     evaluated.push("intel");
-    // Where anyone can publish or get a mailbox, the owner's allowlisting does not vouch for the entity.
+    // Where anyone can publish or get a mailbox, the owner's allowlisting does not vouch for the
+    // entity; nor does a platform's for a user's page on it, a profile or a redirect (decision 0016).
     // (Most entities are on no list: nothing to judge.)
-    if (g.intel.value.length > 0) pushAll(findings, intelFindings(g.intel.value, (d) => ref.userContentDomains.has(d) || (entity.type === "email" && ref.freeEmail.has(d))));
+    if (g.intel.value.length > 0) {
+      const notVouched = reading !== null;
+      pushAll(findings, intelFindings(g.intel.value, (d) => notVouched || ref.userContentDomains.has(d) || (entity.type === "email" && ref.freeEmail.has(d))));
+    }
   }
   if (g.reports) {
     outcomes.push(g.reports.outcome);
@@ -252,14 +334,22 @@ function assemble(entity: Entity, deps: ScreeningDeps, options: { thresholds?: T
     case "domain":
     case "url":
     case "email":
-      pushAll(findings, detectImpersonation(entity, deps.impersonation));
-      pushAll(findings, lexicalFindings(entity, ref));
-      pushAll(findings, cryptoGiveawayFindings(entity, ref));
+      if (reading === null || (reading.kind === "user_content" && !reading.listed)) {
+        pushAll(findings, detectImpersonation(entity, deps.impersonation));
+        pushAll(findings, lexicalFindings(entity, ref));
+        pushAll(findings, cryptoGiveawayFindings(entity, ref));
+      } else {
+        // A host in the platform table is a known operator's (nam02.safelinks.protection.outlook.com,
+        // cloudflare-ipfs.com): its name is no evidence about the user's page, only how the URL is
+        // written is. On a profile the path is the handle, judged as the account, not as lure words.
+        for (const f of lexicalFindings(entity, ref)) if (keptOnPlatformHost(f, reading)) findings.push(f);
+      }
       evaluated.push("impersonation", "lexical");
       if (entity.type === "email") {
         pushAll(findings, emailFindings(entity, ref));
         evaluated.push("email");
       }
+      if (reading) pushAll(findings, platformFindings(layer, deps));
       break;
     case "wallet":
       pushAll(findings, walletFindings(entity, ref, recentAddresses));
@@ -278,6 +368,60 @@ function assemble(entity: Entity, deps: ScreeningDeps, options: { thresholds?: T
       pushAll(findings, lexicalFindings(entity, ref));
       evaluated.push("social");
       break;
+  }
+  return { findings, evaluated, outcomes };
+}
+
+/** Of a known platform host's findings, those about how the URL is written, not about the host's name. */
+const keptOnPlatformHost = (f: Finding, reading: PlatformReading): boolean =>
+  f.code === "domain.brand_short_domain" || (!f.code.startsWith("domain.") && !(reading.kind === "profile" && f.code === "url.risky_path_keyword"));
+
+/** What a URL on a platform is, as findings: the page is a user's, a profile, or a redirect to elsewhere. */
+function platformFindings(layer: Layer, deps: ScreeningDeps): Finding[] {
+  const reading = layer.reading;
+  const ref = deps.reference;
+  const src = source(ref, "platform-paths");
+  if (!reading) return [];
+  switch (reading.kind) {
+    case "user_content":
+      return userContentFindings(layer.entity, reading, ref, deps.impersonation);
+    case "profile":
+      return [{ code: "url.social_profile", family: "social", message: `The profile page of ${reading.account}: judged as that account, not as a page of ${String(layer.entity.attributes.host)}`, evidence: { account: reading.account }, source: src }];
+    case "redirect": {
+      const evidence = { redirector: reading.redirector, param: reading.param, target: reading.target };
+      if (layer.tooDeep) return [{ code: "url.redirect_too_deep", family: "lexical", message: `Redirects through more than ${MAX_REDIRECT_DEPTH} redirectors in a row, a way to hide the destination; the rest was not followed`, evidence, source: src }];
+      if (layer.unreadable !== undefined) return [{ code: "url.redirect_unreadable", family: "lexical", message: `${reading.redirector} forwards to something that is not a web address we can check (${layer.unreadable})`, evidence: { ...evidence, reason: layer.unreadable }, source: src }];
+      return [{ code: "url.redirect_target", family: "lexical", message: `${reading.redirector} is an open redirector: it forwards to ${reading.target}, which was screened in its place (the verdict is at least as risky as the target's)`, evidence, source: src }];
+    }
+  }
+}
+
+/** A finding of an inner layer, as the outer verdict shows it: said of the redirect target it is about. */
+function viaLayer(f: Finding, layer: Layer): Finding {
+  if (layer.via !== "redirect") return f;
+  const host = typeof layer.entity.attributes.host === "string" ? layer.entity.attributes.host : layer.entity.value;
+  return { ...f, message: `Where it leads (${host}): ${f.message}`, evidence: { ...f.evidence, via: layer.entity.value } };
+}
+
+/**
+ * The pure part of a check: findings from the sources and the detectors, scored into a verdict.
+ * A URL that stands for another entity (a redirect's target, a profile's account) gets the
+ * findings of every layer scored together: evidence only accumulates, so the verdict is at least
+ * as risky as the target's, and the platform's own allowlisting vouches for none of it.
+ */
+function assemble(layers: readonly Layer[], deps: ScreeningDeps, options: { thresholds?: Thresholds; id?: string }, gs: readonly Gathered[]): Screened {
+  const entity = (layers[0] as Layer).entity;
+  const g = gs[0] as Gathered;
+  const now = g.at;
+  const ref = deps.reference;
+  const first = collect(layers[0] as Layer, deps, g);
+  const { evaluated, outcomes, findings } = first;
+  for (let i = 1; i < layers.length; i++) {
+    const layer = layers[i] as Layer;
+    const inner = collect(layer, deps, gs[i] as Gathered);
+    for (const f of inner.findings) findings.push(viaLayer(f, layer));
+    for (const e of inner.evaluated) if (!evaluated.includes(e)) evaluated.push(e);
+    for (const o of inner.outcomes) outcomes.push(layer.via === null ? o : { ...o, source: `${o.source} (${layer.entity.id})` });
   }
 
   const unavailable: { source: string; reason: string }[] = [];
@@ -306,7 +450,8 @@ function assemble(entity: Entity, deps: ScreeningDeps, options: { thresholds?: T
 
   const coverage = { evaluated, unavailable };
   const nowIso = evaluatedIso.of(now.getTime());
-  const expectedFamilies = EXPECTED[entity.type];
+  // A profile URL is its account: what a check of the account looks at is what this one does.
+  const expectedFamilies = EXPECTED[(layers[layers.length - 1] as Layer).via === "profile" ? "social_account" : entity.type];
   // (Two literals rather than a spread: this runs on every check.)
   const score = scoreFindings(findings, options.thresholds ? { now, nowIso, coverage, expectedFamilies, ruleset: rs, thresholds: options.thresholds } : { now, nowIso, coverage, expectedFamilies, ruleset: rs });
   const thresholds = options.thresholds ?? rs.thresholds;

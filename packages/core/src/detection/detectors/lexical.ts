@@ -172,7 +172,7 @@ function splitParts(name: string, out: string[]): string[] {
  * brand's user-content domain (`name.tumblr.com`) or a free host we list (`name.weebly.com`).
  * The platform's own `www` is not a user's site.
  */
-function freeHostOf(registered: string, sub: string, suffix: string, privateSuffix: boolean, ref: ReferenceData): { domain: string; list: boolean } | null {
+export function freeHostOf(registered: string, sub: string, suffix: string, privateSuffix: boolean, ref: ReferenceData): { domain: string; list: boolean } | null {
   // Under a private suffix the registrable name is the user's ("name.blogspot.com"); "www" is the platform's own.
   if (privateSuffix) return registered === `www.${suffix}` ? null : { domain: suffix, list: false };
   if (sub === "" || sub === "www") return null;
@@ -236,7 +236,8 @@ export function lexicalFindings(entity: Entity, ref: ReferenceData): Finding[] {
     const host = str(a.host);
     const registered = str(a.registered_domain);
     if ((host && ref.shorteners.has(host)) || (registered && ref.shorteners.has(registered))) {
-      out.push({ code: "url.shortener", family: "lexical", message: `A link shortener (${registered ?? host}) hides where this really goes`, evidence: { shortener: registered ?? host }, source: source(ref, "shorteners") });
+      const own = ref.platforms.shortDomains.get(registered ?? host ?? "");
+      out.push({ code: "url.shortener", family: "lexical", message: `A link shortener (${registered ?? host}${own ? `, ${own.brandName}'s own, leading to ${own.leadsTo}` : ""}) hides where this really goes; it cannot be followed without fetching it, so the destination was not checked`, evidence: { shortener: registered ?? host, destination_checked: false }, source: source(ref, "shorteners") });
     }
     if (typeof a.port === "number") {
       out.push({ code: "url.nonstandard_port", family: "lexical", message: `Uses the unusual port ${a.port}`, evidence: { port: a.port }, source: lists });
@@ -257,7 +258,12 @@ export function lexicalFindings(entity: Entity, ref: ReferenceData): Finding[] {
   const tld = str(a.tld) ?? "";
 
   const tldInfo = ref.suspiciousTlds.get(suffix) ?? ref.suspiciousTlds.get(tld);
-  if (tldInfo) {
+  // A brand's own short domain (forms.gle, youtu.be) was not bought cheaply: its TLD says nothing.
+  // (Looked up only when a TLD finding would follow: most names have neither.)
+  const brandShort = tldInfo || (suffix === tld && isNewGenericTld(tld)) ? ref.platforms.shortDomains.get(registered) : undefined;
+  if (brandShort) {
+    out.push({ code: "domain.brand_short_domain", family: "lexical", message: `${registered} is the short domain of ${brandShort.brandName}, leading to ${brandShort.leadsTo}`, evidence: { domain: registered, brand: brandShort.brand, leads_to: brandShort.leadsTo }, source: source(ref, "platform-paths") });
+  } else if (tldInfo) {
     out.push({ code: "domain.suspicious_tld", family: "lexical", message: `.${suffix} is a top-level domain heavily used for scams: ${tldInfo.rationale}`, evidence: { tld: suffix, weight: tldInfo.weight }, source: source(ref, "suspicious-tlds"), strength: tldInfo.weight });
   } else if (suffix === tld && isNewGenericTld(tld)) {
     out.push({ code: "domain.new_gtld", family: "lexical", message: `.${tld} is one of the generic top-level domains opened since 2013, where names are cheap and abuse runs several times that of .com; weak alone`, evidence: { tld }, source: lists });
