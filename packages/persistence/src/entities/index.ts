@@ -6,9 +6,11 @@ import { UsageEntity } from "./usage.js";
 import { IntelEntity } from "./intel.js";
 import { ReportEntity, ReporterEntity } from "./report.js";
 import { BOT_ENTITIES } from "./bot.js";
+import { ServerSecretEntity } from "./server-secret.js";
 
 export const ENTITIES = [
   AccountEntity, ApiKeyEntity, CheckEntity, ChainHeadEntity, IdempotencyEntity, UsageEntity,
   ReportEntity, ReporterEntity, GraphNodeEntity, GraphEdgeEntity, IntelEntity,
   ...BOT_ENTITIES,
+  ServerSecretEntity,
 ];
