@@ -66,7 +66,7 @@ describe.each(engines)("HTTP conventions on %s", (engine) => {
       ["POST", "/v1/openapi.json", "GET, HEAD"],
       ["DELETE", "/healthz", "GET, HEAD"],
     ])("%s %s → 405 with Allow: %s, before the key is checked", async (method, path, allow) => {
-      for (const headers of [{ "x-api-key": key }, {}]) {
+      for (const headers of [{ "x-api-key": key }, {}] as Record<string, string>[]) {
         const res = await req(path, { method, headers });
         const body = await expectProblem(res, 405, "http.method_not_allowed");
         expect(res.headers.get("allow")).toBe(allow);
@@ -88,7 +88,7 @@ describe.each(engines)("HTTP conventions on %s", (engine) => {
       ["GET", "/nope"],
       ["DELETE", "/v1"],
     ])("%s %s → problem+json 404 with or without a key", async (method, path) => {
-      for (const headers of [{ "x-api-key": key }, {}, { "x-api-key": "junk" }]) {
+      for (const headers of [{ "x-api-key": key }, {}, { "x-api-key": "junk" }] as Record<string, string>[]) {
         await expectProblem(await req(path, { method, headers }), 404, "not_found");
       }
     });

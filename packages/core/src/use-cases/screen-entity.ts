@@ -12,7 +12,7 @@ import { detectHandleImpersonation, detectImpersonation, type ImpersonationIndex
 import type { ReferenceData } from "../detection/reference.js";
 import { RULESET, type Ruleset } from "../detection/ruleset.js";
 import { scoreFindings } from "../detection/scoring.js";
-import { DISCLAIMER, type Family, type Finding, type Thresholds, type Verdict } from "../detection/types.js";
+import { DISCLAIMER, type Family, type Finding, type Signal, type Thresholds, type Verdict } from "../detection/types.js";
 import type { Clock, GraphPath, GraphProximitySource, IdGenerator, RecentAddressSource, ReportEvidence, ReportEvidenceSource, ReputationProvider } from "../ports/evidence.js";
 import { isSyncIntelStore, type IntelMatch, type IntelStore } from "../ports/intel.js";
 
@@ -49,6 +49,8 @@ export interface Screened {
   readonly entity: Entity;
   /** Every finding before scoring, for audit records. */
   readonly findings: readonly Finding[];
+  /** Every scored signal, zero-point ones included (the verdict may list fewer): for audit records. */
+  readonly signals: readonly Signal[];
   readonly source_outcomes: readonly SourceOutcome[];
   readonly data_versions: Readonly<Record<string, string>>;
 }
@@ -326,7 +328,7 @@ function assemble(entity: Entity, deps: ScreeningDeps, options: { thresholds?: T
     expires_at: expiresIso.of(now.getTime() + VERDICT_TTL_MS),
     disclaimer: DISCLAIMER,
   };
-  return { ok: true, verdict, entity, findings, source_outcomes: outcomes, data_versions: dataVersions(ref.versions, g.intelVersion) };
+  return { ok: true, verdict, entity, findings, signals: score.all_signals, source_outcomes: outcomes, data_versions: dataVersions(ref.versions, g.intelVersion) };
 }
 
 /** The last `data_versions` built, shared (frozen) while the reference data and intel version stay the same. */
