@@ -13,7 +13,7 @@ export interface Caller {
 const unauthorized = (code: string, detail: string) =>
   problem({ status: 401, code, title: "Unauthorized", detail, headers: { "WWW-Authenticate": 'Bearer realm="svc", ApiKey header="X-API-Key"' } });
 
-const BEARER = /^bearer[ \t]+(\S*)[ \t]*$/i;
+const BEARER = /^bearer[ \t]+(\S*)$/i;
 
 /**
  * The key from `X-API-Key` or `Authorization: Bearer <key>` (the same key either way). Both

@@ -36,7 +36,7 @@ export function decodeCursor(cursor: string): HistoryPosition {
 }
 
 const MAC_BYTES = 16;
-const SEALED = /^((?:[0-9a-f]{2})+)\.([A-Za-z0-9_-]{22})$/;
+const SEALED = /^((?:[0-9a-f]{2})+)\.([\w-]{22})$/;
 
 function cursorMac(raw: string, accountId: string, key: Uint8Array): Uint8Array {
   // The account is inside the MAC, so a cursor pages only the account it was issued to.
@@ -46,7 +46,10 @@ function cursorMac(raw: string, accountId: string, key: Uint8Array): Uint8Array 
 const toBase64Url = (b: Uint8Array): string => {
   let s = "";
   for (const x of b) s += String.fromCharCode(x);
-  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  const b64 = btoa(s);
+  // btoa pads with at most two "=": cut them by position, not with a pattern.
+  const end = b64.endsWith("==") ? b64.length - 2 : b64.endsWith("=") ? b64.length - 1 : b64.length;
+  return b64.slice(0, end).replace(/\+/g, "-").replace(/\//g, "_");
 };
 
 /**
