@@ -1,23 +1,25 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { InvalidCursorError, checkCoversEntity, parseEntity, screenBatch, syncReportedWith, type RiskLevel } from "@svc/core";
+import { InvalidCursorError, checkCoversEntity, openCursor, parseEntity, screenBatch, sealCursor, syncReportedWith, type RiskLevel } from "@svc/core";
 import { stringify as stringifySync } from "csv-stringify/sync";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { record } from "./checks.js";
 import { runCheck } from "./checks.js";
-import { docsPage } from "./docs-page.js";
 import { idempotent } from "./idempotency.js";
 import { authenticate, callerOf } from "./middleware/auth.js";
 import { jsonBody } from "./middleware/json-body.js";
 import { charged, rateLimitHeaders } from "./middleware/rate-limit.js";
 import { requestId } from "./middleware/request-id.js";
+import { routeGuard } from "./middleware/route-guard.js";
+import { withBearerAlternative } from "./openapi-doc.js";
 import { ApiProblem, entityProblem, problem, problemResponse, validationProblem } from "./problem.js";
 import { auditRoute, batchRoute, exportRoute, graphRoute, historyRoute, reportRoute, screenRoute } from "./routes/definitions.js";
 import { registerAsyncRoutes } from "./routes/async.js";
 import { registerUsageRoutes } from "./routes/usage.js";
 import { registerKeyRoutes } from "./routes/keys.js";
 import { registerReportRoutes } from "./routes/reports.js";
+import { registerHomeRoutes } from "./routes/home.js";
 import type { ApiServices } from "./services.js";
 
 const EXPORT_BLOCK_ROWS = 1_000;
@@ -33,7 +35,7 @@ export function createApp(s: ApiServices): OpenAPIHono {
   app.use("*", requestId(() => s.ids.next("req")));
   app.onError((err, c) => {
     if (err instanceof ApiProblem) return problemResponse(c, err.init);
-    if (err instanceof InvalidCursorError) return problemResponse(c, { status: 422, code: "request.invalid_cursor", title: "Invalid cursor", detail: "This cursor was not issued by this API; start from the first page." });
+    if (err instanceof InvalidCursorError) return problemResponse(c, { status: 422, code: "request.invalid_cursor", title: "Invalid cursor", detail: "This cursor was not issued by this API to this account, or it was modified; start from the first page." });
     if (err instanceof HTTPException && err.status < 500) return problemResponse(c, { status: err.status, code: `http.${err.status}`, title: "Bad request", detail: err.message });
     // Never leak a stack trace or SQL to the client; the request id ties the log line to the answer.
     s.logger.error({ err, request_id: c.get("requestId" as never) }, "unhandled error");
@@ -48,11 +50,13 @@ export function createApp(s: ApiServices): OpenAPIHono {
     s.logger.info({ request_id: c.get("requestId" as never), method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started), key_id: (c.get("caller" as never) as { keyId?: string } | undefined)?.keyId }, "request");
   });
 
+  app.use("*", routeGuard(app));
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get("/readyz", async (c) => ((await s.ready().catch(() => false)) ? c.json({ status: "ready" }) : problemResponse(c, { status: 503, code: "not_ready", title: "Not ready", detail: "The database is not answering." })));
-  app.doc31("/v1/openapi.json", { openapi: "3.1.0", info: { title: "svc API", version: "1.0.0", description: "Entity risk screening. Results are automated risk indicators for information only." } });
+  app.get("/v1/openapi.json", (c) => c.json(withBearerAlternative(app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "svc API", version: "1.0.0", description: "Entity risk screening. Results are automated risk indicators for information only." } }))));
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "X-API-Key" });
-  app.get("/docs", (c) => c.html(docsPage("/v1/openapi.json")));
+  app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", { type: "http", scheme: "bearer", description: "The same API key as `X-API-Key`, sent as `Authorization: Bearer <key>`." });
+  registerHomeRoutes(app);
 
   app.use("/v1/*", async (c, next) => (c.req.path === "/v1/openapi.json" ? next() : authenticate(s)(c, next)));
   app.use("/v1/*", rateLimitHeaders(s));
@@ -109,8 +113,9 @@ export function createApp(s: ApiServices): OpenAPIHono {
     const since = q.since ? new Date(q.since) : undefined;
     const until = q.until ? new Date(q.until) : undefined;
     checkRange(since, until);
-    const page = await s.checks.history(callerOf(c).accountId, { limit: q.limit, cursor: q.cursor ?? null, ...(q.type ? { type: q.type } : {}), ...(q.risk_level ? { risk_level: q.risk_level } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}) });
-    return c.json({ items: page.items.map(({ created_at: _c, ...item }) => ({ ...item, entity: { ...item.entity, input: item.entity.value } })), next_cursor: page.next_cursor } as never, 200);
+    const accountId = callerOf(c).accountId;
+    const page = await s.checks.history(accountId, { limit: q.limit, cursor: q.cursor ? openCursor(q.cursor, accountId, s.cursorKey) : null, ...(q.type ? { type: q.type } : {}), ...(q.risk_level ? { risk_level: q.risk_level } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}) });
+    return c.json({ items: page.items.map(({ created_at: _c, ...item }) => ({ ...item, entity: { ...item.entity, input: item.entity.value } })), next_cursor: page.next_cursor ? sealCursor(page.next_cursor, accountId, s.cursorKey) : null } as never, 200);
   });
 
   app.openapi(exportRoute, async (c) => {

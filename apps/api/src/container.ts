@@ -8,7 +8,7 @@ import {
 import {
   CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, GraphLearner,
   openDataSource, TypeOrmAccountRepository, TypeOrmApiKeyRepository, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIdempotencyStore,
-  TypeOrmIntelStore, TypeOrmRateLimiter, TypeOrmReportRepository, TypeOrmUsageCounter,
+  TypeOrmIntelStore, TypeOrmRateLimiter, TypeOrmReportRepository, TypeOrmServerSecrets, TypeOrmUsageCounter,
 } from "@svc/persistence";
 import {
   AddressPolicy, createCheckQueues, PgBossJobQueue, SqlJobQueue, SsrfWebhookUrlGuard, TypeOrmAsyncJobStore, TypeOrmWebhookSecretStore,
@@ -67,7 +67,7 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
   c.bind(T.DataSource).toConstantValue(dataSource);
   c.bind(T.Clock).toConstantValue(overrides.clock ?? systemClock);
   c.bind(T.Ids).toResolvedValue((clock: Clock) => randomIds(clock), [T.Clock]);
-  c.bind(T.Logger).toConstantValue(overrides.logger ?? pino({ level: config.LOG_LEVEL, redact: ["req.headers[\"x-api-key\"]", "headers[\"x-api-key\"]", "apiKey", "key"] }));
+  c.bind(T.Logger).toConstantValue(overrides.logger ?? pino({ level: config.LOG_LEVEL, redact: ["req.headers[\"x-api-key\"]", "headers[\"x-api-key\"]", "req.headers.authorization", "headers.authorization", "apiKey", "key"] }));
   c.bind(T.Accounts).toResolvedValue((ds: DataSource, clock: Clock) => new CachedAccounts(new TypeOrmAccountRepository(ds), clock), [T.DataSource, T.Clock]);
   c.bind(T.Keys).toResolvedValue((ds: DataSource, clock: Clock) => new CachedKeys(new TypeOrmApiKeyRepository(ds), clock), [T.DataSource, T.Clock]);
   c.bind(T.Checks).toResolvedValue((ds: DataSource) => new GroupCommitCheckRepository(new TypeOrmCheckRepository(ds)), [T.DataSource]);
@@ -98,6 +98,7 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
     }),
     [T.Intel, T.DataSource, T.Clock, T.Ids],
   );
+  const cursorKey = new TextEncoder().encode(await new TypeOrmServerSecrets(dataSource).get("history-cursor", c.get(T.Clock).now()));
   c.bind(T.Services).toResolvedValue(
     (screening: ScreeningDeps, accounts: AccountRepository, keys: ApiKeyRepository, checks: CheckRepository, usage: UsageCounter, idempotency: IdempotencyStore, reports: ReportRepository, graph: GraphRepository, clock: Clock, ids: IdGenerator, logger: Logger): ApiServices => ({
       screening, accounts, keys, checks, usage, idempotency, reports, graph, clock, ids, logger,
@@ -108,6 +109,7 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
       background: new BackgroundTasks(),
       graphLearner: new GraphLearner(new TypeOrmGraphRepository(dataSource)),
       async: c.get(T.Async),
+      cursorKey,
     }),
     [T.Screening, T.Accounts, T.Keys, T.Checks, T.Usage, T.Idempotency, T.Reports, T.Graph, T.Clock, T.Ids, T.Logger],
   );

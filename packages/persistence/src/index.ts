@@ -11,6 +11,7 @@ export { TypeOrmUsageCounter, type UsageRequest } from "./repositories/typeorm-u
 export { TypeOrmRateLimiter, type RateTake } from "./repositories/typeorm-rate-limiter.js";
 export { TypeOrmReportRepository } from "./repositories/typeorm-report-repository.js";
 export { TypeOrmGraphRepository } from "./repositories/typeorm-graph-repository.js";
+export { TypeOrmServerSecrets } from "./repositories/typeorm-server-secrets.js";
 export { TypeOrmIntelStore } from "./repositories/typeorm-intel-store.js";
 export { TypeOrmBotSettingsStore } from "./repositories/typeorm-bot-settings-store.js";
 export { TypeOrmBotStatsStore } from "./repositories/typeorm-bot-stats-store.js";

@@ -11,15 +11,37 @@ export interface Caller {
 }
 
 const unauthorized = (code: string, detail: string) =>
-  problem({ status: 401, code, title: "Unauthorized", detail, headers: { "WWW-Authenticate": 'ApiKey header="X-API-Key"' } });
+  problem({ status: 401, code, title: "Unauthorized", detail, headers: { "WWW-Authenticate": 'Bearer realm="svc", ApiKey header="X-API-Key"' } });
+
+const BEARER = /^bearer[ \t]+(\S*)$/i;
 
 /**
- * `X-API-Key`: format and checksum first (typos and junk never reach the database), then the
- * SHA-256 lookup; revoked keys are refused. The key itself is never logged or stored.
+ * The key from `X-API-Key` or `Authorization: Bearer <key>` (the same key either way). Both
+ * given and different is a contradiction, refused before any lookup. An `Authorization` of
+ * another scheme beside `X-API-Key` is left alone (a proxy in front may use it).
+ */
+function presentedKey(header: (name: string) => string | undefined): string {
+  const apiKey = header("x-api-key");
+  const authorization = header("authorization");
+  const bearer = authorization === undefined ? undefined : BEARER.exec(authorization.trim())?.[1];
+  if (apiKey !== undefined && bearer !== undefined && apiKey !== bearer) {
+    throw problem({ status: 400, code: "auth.conflicting_keys", title: "Conflicting API keys", detail: "X-API-Key and Authorization: Bearer name different keys; send one key, in either header." });
+  }
+  const key = apiKey ?? bearer;
+  if (key) return key;
+  if (authorization !== undefined && bearer === undefined) {
+    throw unauthorized("auth.missing_key", "Authorization must use the Bearer scheme (Authorization: Bearer <key>), or send the key in X-API-Key.");
+  }
+  throw unauthorized("auth.missing_key", "Send your API key in the X-API-Key header or as Authorization: Bearer <key>.");
+}
+
+/**
+ * `X-API-Key` or `Authorization: Bearer`: format and checksum first (typos and junk never reach
+ * the database), then the SHA-256 lookup; revoked keys are refused. The key itself is never
+ * logged or stored.
  */
 export const authenticate = (s: Pick<ApiServices, "keys" | "accounts">): MiddlewareHandler => async (c, next) => {
-  const key = c.req.header("x-api-key");
-  if (!key) throw unauthorized("auth.missing_key", "Send your API key in the X-API-Key header.");
+  const key = presentedKey((name) => c.req.header(name));
   if (!isWellFormedApiKey(key)) throw unauthorized("auth.invalid_key", "The API key is not valid (wrong format or checksum).");
   const record = await s.keys.findByHash(hashApiKey(key));
   if (!record) throw unauthorized("auth.invalid_key", "The API key is not valid.");

@@ -1,5 +1,5 @@
 import type { Entity, EntityType } from "../entities/types.js";
-import type { Verdict } from "../detection/types.js";
+import type { Signal, Verdict } from "../detection/types.js";
 
 /** Who asked for a check, and through which surface. */
 export type Channel = "api" | "cli" | "bot" | "library" | "worker";
@@ -35,6 +35,11 @@ export interface AuditRecord {
   readonly source_outcomes: readonly AuditSourceOutcome[];
   readonly ruleset: string;
   readonly data_versions: Readonly<Record<string, string>>;
+  /**
+   * Every signal the check produced, zero-point ones included — also those an allowlist
+   * overrode, which the verdict does not list as reasons. Absent on records stored before.
+   */
+  readonly signals?: readonly Signal[];
   readonly actor: AuditActor;
   /** `record_hash` of the account's previous record; null for its first one. */
   readonly prev_hash: string | null;

@@ -2,4 +2,4 @@ export type { AuditRecord, NewAuditRecord, AuditActor, AuditSourceOutcome, Chann
 export { CHANNELS } from "./audit-record.js";
 export { canonicalJson } from "./canonical-json.js";
 export { computeRecordHash, sealRecord, chainVerifier, verifyRecords, type ChainHead, type ChainBreak, type ChainVerification, type ChainVerifier } from "./record-hash.js";
-export { encodeCursor, decodeCursor, InvalidCursorError, type HistoryPosition } from "./history-cursor.js";
+export { encodeCursor, decodeCursor, sealCursor, openCursor, InvalidCursorError, type HistoryPosition } from "./history-cursor.js";

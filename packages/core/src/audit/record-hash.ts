@@ -31,6 +31,8 @@ function hashedFields(r: NewAuditRecord & { readonly prev_hash: string | null })
     source_outcomes: r.source_outcomes,
     ruleset: r.ruleset,
     data_versions: r.data_versions,
+    // Only when present, so records stored before the field still verify.
+    ...(r.signals ? { signals: r.signals } : {}),
     actor: { key_id: r.actor.key_id, channel: r.actor.channel },
     prev_hash: r.prev_hash,
   };

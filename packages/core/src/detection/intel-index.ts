@@ -33,6 +33,8 @@ export class InMemoryIntelIndex implements SyncIntelStore {
   private readonly newest = new Map<string, number>();
   /** `versionSync()`'s answer until the next write: screening asks for it on every check. */
   private versionText: string | null = null;
+  /** The data-set version of sources whose records carry one (bundled lists), by source name. */
+  private readonly sourceVersions = new Map<string, string>();
 
   static from(records: Iterable<IntelRecord>): InMemoryIntelIndex {
     const index = new InMemoryIntelIndex();
@@ -81,7 +83,9 @@ export class InMemoryIntelIndex implements SyncIntelStore {
 
   versionSync(): string {
     if (this.versionText === null) {
-      const parts = [...this.newest.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([s, d]) => `${s}@${dayToIso(d).slice(0, 10)}`);
+      const named = new Map<string, string>(this.sourceVersions);
+      for (const [s, d] of this.newest) if (!named.has(s)) named.set(s, dayToIso(d).slice(0, 10));
+      const parts = [...named.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([s, v]) => `${s}@${v}`);
       this.versionText = parts.length > 0 ? parts.join(",") : "empty";
     }
     return this.versionText;
@@ -103,9 +107,9 @@ export class InMemoryIntelIndex implements SyncIntelStore {
     const list: IntelList = m & 1 ? "block" : "allow";
     const source = this.names[(m >>> 4) & 0x3fff] as string;
     const label = this.names[(m >>> 18) & 0x3fff] as string;
-    out.push(day === 0
-      ? { type, value, list, source, label, matched_on: matchedOn, matched_value: value }
-      : { type, value, list, source, label, added_at: dayToIso(day), matched_on: matchedOn, matched_value: value });
+    const version = this.sourceVersions.get(source);
+    const base = { type, value, list, source, label, ...(version ? { version } : {}) };
+    out.push(day === 0 ? { ...base, matched_on: matchedOn, matched_value: value } : { ...base, added_at: dayToIso(day), matched_on: matchedOn, matched_value: value });
   }
 
   private intern(name: string): number {
@@ -125,6 +129,7 @@ export class InMemoryIntelIndex implements SyncIntelStore {
     const meta = ((r.list === "block" ? 1 : 0) | (typeIdx << 1) | (this.intern(r.source) << 4) | (this.intern(r.label) << 18)) >>> 0;
     const day = r.added_at ? Math.max(1, Math.min(0xffff, Math.floor(Date.parse(r.added_at) / DAY_MS - EPOCH_DAY))) : 0;
     this.versionText = null;
+    if (r.version) this.sourceVersions.set(r.source, r.version);
     if (r.added_at && Number.isFinite(day)) this.newest.set(r.source, Math.max(this.newest.get(r.source) ?? 0, day));
     const existing = this.slots.get(r.value);
     if (existing !== undefined) {

@@ -31,7 +31,7 @@ export interface Ruleset {
 
 export const RULESET: Ruleset = {
   version: "2026.11.4",
-  thresholds: { review: 65, block: 85 },
+  thresholds: { review: 30, block: 85 },
   withinFamilyDamping: 0.5,
   allowlistedCeiling: 10,
   familyCaps: { lexical: 55, network: 40, email: 60, phone: 60, reports: 70, graph: 60, reputation: 80 },

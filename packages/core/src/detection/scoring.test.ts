@@ -13,7 +13,8 @@ describe("scoring rules", () => {
   it("maps scores to levels and actions at the documented boundaries", () => {
     expect([0, 29, 30, 64, 65, 84, 85, 100].map(riskLevelFor)).toEqual(["low", "low", "medium", "medium", "high", "high", "critical", "critical"]);
     const t = RULESET.thresholds;
-    expect([64, 65, 84, 85].map((s) => actionFor(s, t))).toEqual(["allow", "review", "review", "block"]);
+    // The medium band (30–64) is reviewed, not allowed (decision 0019).
+    expect([29, 30, 64, 65, 84, 85].map((s) => actionFor(s, t))).toEqual(["allow", "review", "review", "review", "review", "block"]);
     expect(actionFor(50, { review: 40, block: 60 })).toBe("review");
   });
 
@@ -61,13 +62,14 @@ describe("scoring rules", () => {
     expect(stale.confidence_score).toBeLessThan(fresh.confidence_score);
   });
 
-  it("allowlisted entities stay low whatever else fires, with the other signals kept at 0 points", () => {
+  it("allowlisted entities stay low whatever else fires; the overridden signals are kept at 0 points for the audit record, not given as reasons", () => {
     const r = score([f("intel.allowlisted", "intel"), f("domain.lookalike_brand", "impersonation"), f("domain.suspicious_tld", "lexical"), f("reports.community", "reports")]);
     expect(r.risk_level).toBe("low");
     expect(r.risk_score).toBeLessThanOrEqual(RULESET.allowlistedCeiling);
     expect(r.recommended_action).toBe("allow");
-    expect(r.signals.every((s) => s.points === 0)).toBe(true);
-    expect(r.signals.map((s) => s.code)).toContain("domain.lookalike_brand");
+    expect(r.all_signals.every((s) => s.points === 0)).toBe(true);
+    expect(r.all_signals.map((s) => s.code)).toContain("domain.lookalike_brand");
+    expect(r.signals.map((s) => s.code)).toEqual(["intel.allowlisted"]);
   });
 
   it("nothing found gives low risk and low confidence", () => {

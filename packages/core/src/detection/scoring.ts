@@ -7,7 +7,10 @@ export interface Score {
   readonly recommended_action: RecommendedAction;
   readonly confidence: Confidence;
   readonly confidence_score: number;
+  /** The verdict's reasons: every signal except those an allowlist overrode (zeroed). */
   readonly signals: readonly Signal[];
+  /** Every signal, the overridden ones included at 0 points: for the audit record. */
+  readonly all_signals: readonly Signal[];
 }
 
 export const riskLevelFor = (score: number): RiskLevel =>
@@ -102,7 +105,8 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
     for (const f of findings) if (f.code.startsWith("intel.blocklisted")) newest = Math.max(newest, f.observed_at ? Date.parse(f.observed_at) : ctx.now.getTime());
     const ageDays = (ctx.now.getTime() - newest) / DAY_MS;
     confidence = Math.min(0.98, 0.88 + 0.03 * (agreeing - 1)) * (ageDays > 365 ? 0.85 : 1);
-  } else if (score >= thresholds.review) {
+  } else if (score >= 65) {
+    // Confidence follows the evidence, not the key's action thresholds: fixed at the bands.
     confidence = Math.min(0.95, 0.45 + 0.15 * (agreeing - 1) + (strongest >= 70 ? 0.2 : 0));
   } else if (score >= 30) {
     confidence = Math.min(0.7, 0.35 + 0.1 * agreeing);
@@ -135,6 +139,13 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
     };
   }
   if (signals.length > 1) insertionSort(signals, bySignalOrder);
+  // An allowlisted verdict does not give the signals it overrode as reasons: "allow, because
+  // it looks like paypal.com (0 points)" misleads. They stay in the audit record.
+  let reasons: Signal[] = signals;
+  if (allowlisted) {
+    reasons = [];
+    for (const sig of signals) if (!overridden(sig, rs)) reasons.push(sig);
+  }
 
   return {
     risk_score: score,
@@ -142,9 +153,13 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
     recommended_action: actionFor(score, thresholds),
     confidence: confidenceLabel(confidence),
     confidence_score: round2(confidence),
-    signals,
+    signals: reasons,
+    all_signals: signals,
   };
 }
+
+/** A signal that would have scored but was zeroed by an allowlist. */
+const overridden = (s: Signal, rs: Ruleset): boolean => s.points === 0 && !s.code.startsWith("intel.allow") && (rs.rules[s.code]?.points ?? 0) > 0;
 
 const descending = (a: number, b: number): number => b - a;
 /** Scratch: the rule of each finding, looked up once per call (the ruleset is a large keyed object). */

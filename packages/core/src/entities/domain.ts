@@ -5,8 +5,7 @@ import { entityError, parsed, type EntityAttributes, type EntityError, type Type
 const MAX_HOST_LENGTH = 253;
 const MAX_LABEL_LENGTH = 63;
 const TLD_OPTIONS = { allowPrivateDomains: true, extractHostname: false, validateHostname: false } as const;
-/** The ICANN section only: how a platform's own host under a private suffix (github.io, cloudflare-ipfs.com) is registered. */
-const ICANN_OPTIONS = { allowPrivateDomains: false, extractHostname: false, validateHostname: false } as const;
+const ICANN_OPTIONS = { ...TLD_OPTIONS, allowPrivateDomains: false } as const;
 
 export interface HostName {
   /** Canonical ASCII form: IDNA (UTS #46, non-transitional) to punycode, lower case, no trailing dot. */
@@ -108,11 +107,16 @@ export function parseHostName(raw: string): HostResult {
   if (isAllDigits(tldLabel)) return fail("ends in a number, so it is not a domain name");
 
   let info = parseTld(ascii, TLD_OPTIONS);
-  // A private suffix written alone is the platform's own site (cloudflare-ipfs.com, github.io),
-  // registered under its ICANN suffix like any other name; only the names under it are its users'.
-  if (!info.domain && info.isPrivate === true) info = parseTld(ascii, ICANN_OPTIONS);
   if (!info.publicSuffix || !(info.isIcann || info.isPrivate)) return fail(`has an unknown top-level domain ".${tldLabel}"`);
-  if (!info.domain) return fail(`is the public suffix ".${info.publicSuffix}" itself, not a registrable domain`);
+  // A private suffix (github.io, webflow.io, vercel.app) is also the platform's own name: its
+  // sites live under it, but the name itself is registered under the ICANN suffix by the
+  // platform. Read it that way, and say which private suffix it is.
+  let platformSuffix: string | null = null;
+  if (!info.domain && info.isPrivate) {
+    platformSuffix = info.publicSuffix;
+    info = parseTld(ascii, ICANN_OPTIONS);
+  }
+  if (!info.domain || !info.publicSuffix) return fail(`is the public suffix ".${info.publicSuffix ?? tldLabel}" itself, not a registrable domain`);
 
   const registrableIndex = labelCount - (countDots(info.publicSuffix) + 1) - 1;
   for (let i = 0, start = 0; i < labelCount; i++) {
@@ -145,6 +149,7 @@ export function parseHostName(raw: string): HostResult {
         subdomain: info.subdomain ? info.subdomain : null,
         private_suffix: info.isPrivate === true,
         labels: labelCount,
+        ...(platformSuffix ? { platform_suffix: platformSuffix } : {}),
       },
     },
   };

@@ -34,6 +34,32 @@ export function looksLikeLooseIpv4(s: string): boolean {
   return parts.every((p) => NUMERIC_PART.test(p));
 }
 
+/** The values software may read a numeric part as: decimal, octal after a leading 0, hex after 0x. */
+function partReadings(p: string): number[] {
+  if (/^0x/i.test(p)) return [p.length === 2 ? 0 : parseInt(p.slice(2), 16)];
+  const out = [Number(p)];
+  if (p.length > 1 && p.startsWith("0") && /^[0-7]+$/.test(p)) out.push(parseInt(p, 8));
+  return out;
+}
+
+/**
+ * The first part of a dotted numeric form that is too big under every reading (decimal, octal,
+ * hex), as written; null when some reading fits. Every part must fit in a byte, except the last
+ * of a short form (`1.2.70000` is a legal, if odd, spelling), so `999.1.1.1` is simply invalid,
+ * not ambiguous: no software reads it as an address.
+ */
+function partOutOfRange(s: string): string | null {
+  const parts = s.split(".");
+  if (parts.length < 2) return null;
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!;
+    const last = i === parts.length - 1;
+    const max = last ? 2 ** (8 * (5 - parts.length)) - 1 : 255;
+    if (partReadings(p).every((n) => n > max)) return last && parts.length < 4 ? null : p;
+  }
+  return null;
+}
+
 export function looksLikeIpv6(s: string): boolean {
   const body = s.startsWith("[") && s.endsWith("]") ? s.slice(1, -1) : s;
   return body.includes(":") && ipaddr.IPv6.isValid(body);
@@ -53,6 +79,14 @@ export function parseIpAddress(s: string): TypedParse {
     const v6 = ipaddr.IPv6.parse(body);
     const hint = v6.isIPv4MappedAddress() ? ` It maps the IPv4 address ${v6.toIPv4Address().toString()}; screen that instead.` : "";
     return entityError("entity.unsupported", `IPv6 addresses are not screened yet; only IPv4 is supported.${hint}`, "ip_address");
+  }
+  const outOfRange = looksLikeLooseIpv4(s) ? partOutOfRange(s) : null;
+  if (outOfRange) {
+    return entityError(
+      "entity.invalid",
+      `"${s}" is not an IPv4 address: ${outOfRange} is more than 255 (an IPv4 address is four numbers 0–255 separated by dots).`,
+      "ip_address",
+    );
   }
   if (looksLikeLooseIpv4(s)) {
     let reading = "";

@@ -106,6 +106,37 @@ describe("domains", () => {
     }
     expect(expectOk(["https://cloudflare-ipfs.com/ipfs/bafy/x.html", "url", "https://cloudflare-ipfs.com/ipfs/bafy/x.html"]).attributes).toMatchObject({ host: "cloudflare-ipfs.com", registered_domain: "cloudflare-ipfs.com" });
   });
+  it.each([
+    ["webflow.io", "webflow", "io"],
+    ["github.io", "github", "io"],
+    ["vercel.app", "vercel", "app"],
+    ["blogspot.com", "blogspot", "com"],
+    ["Webflow.IO.", "webflow", "io"],
+  ])("reads the hosting platform's own name %s under its ICANN suffix", (input, label, suffix) => {
+    const e = expectOk([input, "domain", input.toLowerCase().replace(/\.$/, "")]);
+    expect(e.attributes).toMatchObject({
+      registered_domain: `${label}.${suffix}`,
+      public_suffix: suffix,
+      tld: suffix,
+      private_suffix: false,
+      platform_suffix: `${label}.${suffix}`,
+    });
+  });
+  it("keeps a user's site on a platform its own registrable name", () => {
+    const e = expectOk(["foo.webflow.io", "domain", "foo.webflow.io"]);
+    expect(e.attributes).toMatchObject({ registered_domain: "foo.webflow.io", public_suffix: "webflow.io", subdomain: null, private_suffix: true });
+    expect(e.attributes.platform_suffix).toBeUndefined();
+  });
+  it("reads a platform's own name in URLs and e-mail the same way", () => {
+    const u = expectOk(["https://webflow.io/pricing", "url", "https://webflow.io/pricing"]);
+    expect(u.attributes).toMatchObject({ registered_domain: "webflow.io", public_suffix: "io", platform_suffix: "webflow.io" });
+    const m = expectOk(["support@github.io", "email", "support@github.io"]);
+    expect(m.attributes).toMatchObject({ registered_domain: "github.io" });
+  });
+  it("still refuses an ICANN public suffix itself", () => {
+    expectBad(["co.uk", "entity.invalid"]);
+    expectBad(["com.au", "entity.invalid"]);
+  });
   it("records hidden characters and defanging", () => {
     const e = expectOk(["pay\u200Bpal\u202E.com", "domain", "paypal.com"]);
     expect(e.attributes.hidden_characters).toEqual(["U+200B", "U+202E"]);
@@ -256,11 +287,18 @@ describe("IPv4 addresses", () => {
   ];
   it.each(ok)("%s → %s %s", (...c) => void expectOk(c));
   const bad: Bad[] = [
-    ["256.1.1.1", "entity.ambiguous"],
+    ["256.1.1.1", "entity.invalid"],
+    ["999.1.1.1", "entity.invalid"],
+    ["1.2.3.999", "entity.invalid"],
+    ["0777.1.1.1", "entity.invalid"],
+    ["0x100.1.1.1", "entity.invalid"],
+    ["999.1.1", "entity.invalid"],
     ["1.2.3", "entity.ambiguous"],
     ["010.1.1.1", "entity.ambiguous"],
+    ["0300.1.1.1", "entity.ambiguous"],
     ["0x7f.0.0.1", "entity.ambiguous"],
-    ["0x7f000001", "entity.ambiguous"],
+    ["0x7f.1", "entity.ambiguous"],
+    ["1.2.70000", "entity.ambiguous"],
     ["127.1", "entity.ambiguous"],
     ["1.2.3.4.5", "entity.invalid"],
     ["::1", "entity.unsupported"],
@@ -273,6 +311,18 @@ describe("IPv4 addresses", () => {
     expect(expectOk(["10.1.2.3", "ip_address", "10.1.2.3"]).attributes).toMatchObject({ version: 4, range: "private" });
     expect(expectOk(["100.64.1.1", "ip_address", "100.64.1.1"]).attributes.range).toBe("carrierGradeNat");
     expect(expectOk(["8.8.4.4", "ip_address", "8.8.4.4"]).attributes.range).toBe("unicast");
+  });
+  it.each([
+    ["999.1.1.1", "999"],
+    ["1.2.3.256", "256"],
+    ["1.300.3.4", "300"],
+  ])("names the octet out of range in %s", (input, octet) => {
+    const r = parseEntity(input);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error).toMatchObject({ code: "entity.invalid", type: "ip_address" });
+    expect(r.error.message).toContain(`${octet} is more than 255`);
+    expect(r.error.message).not.toMatch(/leading zeros|ambiguous/);
   });
   it("tells the browser's reading of an ambiguous form", () => {
     const r = parseEntity("0x7f.1");
@@ -426,5 +476,35 @@ describe("detection order and ambiguity", () => {
   it("a BTC address that is also valid base58 is read as bitcoin, not solana", () => {
     const r = parseEntity("1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa");
     expect(r.ok && r.entity.attributes.chain).toBe("bitcoin");
+  });
+});
+
+describe("0x values", () => {
+  it.each([
+    ["0x12345", 5],
+    ["0x7f000001", 8],
+    ["0X12", 2],
+    ["0x", 0],
+    ["0x" + "ab".repeat(32), 64],
+  ])("%s is read as a broken Ethereum address, not an IPv4 address", (input, digits) => {
+    const r = parseEntity(input);
+    expect(r.ok).toBe(false);
+    if (r.ok) return;
+    expect(r.error).toMatchObject({ code: "entity.invalid", type: "wallet" });
+    expect(r.error.message).toContain("looks like an Ethereum address");
+    expect(r.error.message).toContain(`this has ${digits}`);
+    expect(r.error.message).not.toMatch(/IPv4|dotted/);
+  });
+  it("names a non-hex character after 0x", () => {
+    const r = parseEntity("0xg123");
+    expect(!r.ok && r.error).toMatchObject({ code: "entity.invalid", type: "wallet", message: expect.stringContaining("'g' is not a hex digit") });
+  });
+  it("leaves dotted hex to IPv4 and 0x-names to domains", () => {
+    expect(!parseEntity("0x7f.1").ok && (parseEntity("0x7f.1") as { error: { code: string } }).error.code).toBe("entity.ambiguous");
+    expectOk(["0xabc.com", "domain", "0xabc.com"]);
+    expectOk(["0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", "wallet", "0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed"]);
+  });
+  it("keeps the IPv4 reading when the type says so", () => {
+    expectBad(["0x7f000001", "entity.ambiguous"], "ip_address");
   });
 });

@@ -32,13 +32,15 @@ const OPAQUE_SCHEME = /^(?:javascript|data|vbscript|file|blob|about):/i;
 /** IDNA treats these as dots too (ideographic and full-width full stops). */
 const hasDot = (s: string): boolean => s.includes(".") || s.includes("\u3002") || s.includes("\uff0e") || s.includes("\uff61");
 const WHITESPACE = /\s/;
+const EVM_ATTEMPT = /^0x[0-9a-z]*$/i;
 
 /**
  * Which type a (trimmed, normalised) string is, in a fixed order that settles every overlap:
  *  1. explicit prefixes: `mailto:` → email, `tel:` → phone, `x:`/`instagram:`/… → social_account;
  *  2. `scheme://` → url;
  *  3. `+` and digits → phone;
- *  4. wallet shapes (0x+40 hex, bech32, base58 with digits and mixed case) → wallet;
+ *  4. wallet shapes (0x+40 hex, bech32, base58 with digits and mixed case) → wallet; so is any
+ *     undotted `0x…` (a broken Ethereum address; `0x7f000001` is not taken for an IPv4 address);
  *  5. `user@host` with nothing after the host → email; `a@b/…` is URL userinfo → url;
  *  6. numeric dotted forms → ip_address (strict quads parse; loose spellings are refused as ambiguous), IPv6 → ip_address;
  *  7. a host followed by a path, query or port → url (scheme taken as https);
@@ -58,7 +60,9 @@ export function detectType(s: string): EntityType | null {
   }
   if (s.startsWith("+") && looksLikePhone(s)) return "phone";
   if (WHITESPACE.test(s)) return null;
-  if (looksLikeWallet(s)) return "wallet";
+  // `0x` and letters or digits, no dot: a pasted or truncated Ethereum address far more often
+  // than the hex-integer spelling of an IPv4 address, so the error speaks of the address.
+  if (looksLikeWallet(s) || EVM_ATTEMPT.test(s)) return "wallet";
   const at = s.indexOf("@");
   if (at === 0) return hasDot(s) ? "email" : null;
   if (at > 0) return /[/?#]/.test(s.slice(at)) ? "url" : "email";

@@ -48,10 +48,10 @@ export function toEip55(addressLower: string): string {
 function parseEvm(s: string): TypedParse {
   const hex = s.slice(2);
   const bad = /[^0-9a-f]/i.exec(hex);
-  if (bad) return invalid(`an Ethereum address is hex after 0x; '${bad[0]}' is not a hex digit`);
+  if (bad) return invalid(`This looks like an Ethereum address, but an address is hex after 0x; '${bad[0]}' is not a hex digit.`);
   if (hex.length !== 40) {
     const hint = hex.length === 64 ? " (64 hex digits is a transaction hash or key, not an address)" : "";
-    return invalid(`an Ethereum address has 40 hex digits after 0x; this has ${hex.length}${hint}`);
+    return invalid(`This looks like an Ethereum address, but an address has 40 hex digits after 0x; this has ${hex.length}${hint}.`);
   }
   const lower = "0x" + hex.toLowerCase();
   const checksummed = toEip55(lower);

@@ -14,6 +14,8 @@ export interface IntelRecord {
   readonly source: string;
   /** ISO 8601; when the entry was added to its source (for freshness), if known. */
   readonly added_at?: string;
+  /** The version of the data set the entry comes from, when it has one (bundled lists). */
+  readonly version?: string;
 }
 
 export interface IntelMatch extends IntelRecord {

@@ -30,6 +30,7 @@ export function auditRecordOf(input: AuditInput): NewAuditRecord {
     source_outcomes: r.source_outcomes,
     ruleset: v.policy.ruleset,
     data_versions: r.data_versions,
+    signals: r.signals,
     actor: input.actor,
   };
 }

@@ -70,7 +70,7 @@ describe("screening outcomes a person can check", () => {
     const v = await screen(" https://PAYPA1.com ");
     expect(v).toMatchObject({
       entity: { type: "url", value: "https://paypa1.com/", input: " https://PAYPA1.com ", id: "url:https://paypa1.com/" },
-      policy: { ruleset: expect.any(String), thresholds: { review: 65, block: 85 } },
+      policy: { ruleset: expect.any(String), thresholds: { review: 30, block: 85 } },
       evaluated_at: "2026-11-01T12:00:00.000Z",
       expires_at: "2026-11-02T12:00:00.000Z",
       coverage: { evaluated: expect.arrayContaining(["intel", "impersonation", "lexical"]), unavailable: [] },

@@ -14,7 +14,7 @@ import { readPlatformUrl, type PlatformReading } from "../detection/platform-pat
 import { source, type ReferenceData } from "../detection/reference.js";
 import { RULESET, type Ruleset } from "../detection/ruleset.js";
 import { scoreFindings } from "../detection/scoring.js";
-import { DISCLAIMER, type Family, type Finding, type Thresholds, type Verdict } from "../detection/types.js";
+import { DISCLAIMER, type Family, type Finding, type Signal, type Thresholds, type Verdict } from "../detection/types.js";
 import type { Clock, GraphPath, GraphProximitySource, IdGenerator, RecentAddressSource, ReportEvidence, ReportEvidenceSource, ReputationProvider } from "../ports/evidence.js";
 import { isSyncIntelStore, type IntelMatch, type IntelStore, type SyncIntelStore } from "../ports/intel.js";
 
@@ -51,6 +51,8 @@ export interface Screened {
   readonly entity: Entity;
   /** Every finding before scoring, for audit records. */
   readonly findings: readonly Finding[];
+  /** Every scored signal, zero-point ones included (the verdict may list fewer): for audit records. */
+  readonly signals: readonly Signal[];
   readonly source_outcomes: readonly SourceOutcome[];
   readonly data_versions: Readonly<Record<string, string>>;
 }
@@ -471,7 +473,7 @@ function assemble(layers: readonly Layer[], deps: ScreeningDeps, options: { thre
     expires_at: expiresIso.of(now.getTime() + VERDICT_TTL_MS),
     disclaimer: DISCLAIMER,
   };
-  return { ok: true, verdict, entity, findings, source_outcomes: outcomes, data_versions: dataVersions(ref.versions, g.intelVersion) };
+  return { ok: true, verdict, entity, findings, signals: score.all_signals, source_outcomes: outcomes, data_versions: dataVersions(ref.versions, g.intelVersion) };
 }
 
 /** The last `data_versions` built, shared (frozen) while the reference data and intel version stay the same. */

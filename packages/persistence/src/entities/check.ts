@@ -1,5 +1,5 @@
 import { EntitySchema } from "typeorm";
-import type { AuditSourceOutcome, Channel, Confidence, Entity, EntityType, RiskLevel, Verdict } from "@svc/core";
+import type { AuditSourceOutcome, Channel, Confidence, Entity, EntityType, RiskLevel, Signal, Verdict } from "@svc/core";
 import { idText, integer, jsonb, text, timestamptz } from "./columns.js";
 
 /**
@@ -26,6 +26,8 @@ export interface CheckRow {
   source_outcomes: AuditSourceOutcome[];
   ruleset: string;
   data_versions: Record<string, string>;
+  /** Every signal of the check, zero-point ones included; null for records stored before the column. */
+  signals: Signal[] | null;
   prev_hash: string | null;
   record_hash: string;
 }
@@ -52,6 +54,7 @@ export const CheckEntity = new EntitySchema<CheckRow>({
     source_outcomes: jsonb(),
     ruleset: text(),
     data_versions: jsonb(),
+    signals: jsonb({ nullable: true }),
     prev_hash: text({ nullable: true }),
     record_hash: text(),
   },

@@ -7,9 +7,11 @@ import { RateWindowEntity } from "./rate-window.js";
 import { IntelEntity } from "./intel.js";
 import { ReportEntity, ReporterEntity } from "./report.js";
 import { BOT_ENTITIES } from "./bot.js";
+import { ServerSecretEntity } from "./server-secret.js";
 
 export const ENTITIES = [
   AccountEntity, ApiKeyEntity, CheckEntity, ChainHeadEntity, IdempotencyEntity, UsageEntity, RateWindowEntity,
   ReportEntity, ReporterEntity, GraphNodeEntity, GraphNodeRiskEntity, GraphEdgeEntity, IntelEntity,
   ...BOT_ENTITIES,
+  ServerSecretEntity,
 ];

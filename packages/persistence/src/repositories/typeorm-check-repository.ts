@@ -11,9 +11,9 @@ const VERIFY_BATCH = 1_000;
 const CHECK_COLUMNS = [
   "id", "account_id", "seq", "created_at", "entity_type", "entity_value", "entity_id", "risk_score", "risk_level",
   "confidence", "channel", "actor_key_id", "request", "entity", "verdict", "source_outcomes", "ruleset",
-  "data_versions", "prev_hash", "record_hash",
+  "data_versions", "signals", "prev_hash", "record_hash",
 ] as const satisfies readonly (keyof CheckRow)[];
-const JSON_COLUMNS: ReadonlySet<string> = new Set(["request", "entity", "verdict", "source_outcomes", "data_versions"]);
+const JSON_COLUMNS: ReadonlySet<string> = new Set(["request", "entity", "verdict", "source_outcomes", "data_versions", "signals"]);
 
 export class TypeOrmCheckRepository implements CheckRepository {
   constructor(private readonly ds: DataSource) {}
@@ -241,6 +241,7 @@ function toRow(r: AuditRecord, seq: number): CheckRow {
     source_outcomes: [...r.source_outcomes],
     ruleset: r.ruleset,
     data_versions: { ...r.data_versions },
+    signals: r.signals ? [...r.signals] : null,
     prev_hash: r.prev_hash,
     record_hash: r.record_hash,
   };
@@ -257,6 +258,7 @@ function toRecord(row: CheckRow): AuditRecord {
     source_outcomes: row.source_outcomes,
     ruleset: row.ruleset,
     data_versions: row.data_versions,
+    ...(row.signals ? { signals: row.signals } : {}),
     actor: { key_id: row.actor_key_id, channel: row.channel },
     prev_hash: row.prev_hash,
     record_hash: row.record_hash,

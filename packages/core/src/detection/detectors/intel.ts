@@ -15,7 +15,7 @@ export function intelFindings(matches: readonly IntelMatch[], userContent: (valu
       family: "intel",
       message: m.matched_on === "exact" ? `On the allowlist: ${m.label}` : `Part of ${m.matched_value}, which is on the allowlist: ${m.label}`,
       evidence: { list: m.source, label: m.label, matched_value: m.matched_value, matched_on: m.matched_on },
-      source: { name: m.source, version: m.added_at?.slice(0, 10) ?? "current" },
+      source: { name: m.source, version: versionOf(m) },
       ...(m.added_at ? { observed_at: m.added_at } : {}),
     }];
   }
@@ -28,7 +28,10 @@ export function intelFindings(matches: readonly IntelMatch[], userContent: (valu
     family: "intel",
     message: exact ? `Listed as ${best.label} by ${best.source}` : `${best.matched_value}, which this is part of, is listed as ${best.label} by ${best.source}`,
     evidence: { list: best.source, label: best.label, matched_value: best.matched_value, matched_on: best.matched_on, other_lists: block.filter((m) => m !== best).map((m) => m.source) },
-    source: { name: best.source, version: best.added_at?.slice(0, 10) ?? "current" },
+    source: { name: best.source, version: versionOf(best) },
     ...(best.added_at ? { observed_at: best.added_at } : {}),
   }];
 }
+
+/** The data set's version, else the day the entry was added, else "undated" — never a word that passes for a version. */
+const versionOf = (m: IntelMatch): string => m.version ?? m.added_at?.slice(0, 10) ?? "undated";
