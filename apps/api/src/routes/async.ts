@@ -1,5 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { EntityTypeSchema, ProblemSchema, VerdictSchema } from "@svc/contracts";
+import { EntityTypeSchema, ProblemSchema, safeJsonRecord, safeText, VerdictSchema } from "@svc/contracts";
 import { ASYNC_JOB_STATUSES, parseEntity } from "@svc/core";
 import type { Context } from "hono";
 import { idempotent } from "../idempotency.js";
@@ -16,11 +16,12 @@ const AsyncScreenRequestSchema = z
   .object({
     entity_value: z.string().min(1).max(4096).openapi({ example: "paypa1.com" }),
     type: EntityTypeSchema.optional(),
-    webhook_url: z.string().min(1).max(2048).optional().openapi({
+    webhook_url: safeText(z.string().min(1).max(2048)).optional().openapi({
       example: "https://example.com/hooks/svc",
       description: "Called with a signed `screen.completed` or `screen.failed` event. http(s) only; must resolve to public addresses.",
     }),
-    metadata: z.record(z.string(), z.any())
+    // Safe text and bounded nesting first: PostgreSQL refuses NUL, and a deep value must not reach JSON.stringify.
+    metadata: safeJsonRecord()
       .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= MAX_METADATA_BYTES, `metadata must be at most ${MAX_METADATA_BYTES} bytes of JSON`)
       .optional()
       .openapi({ description: "Echoed back in the job and the webhook.", example: { order_id: "A-1001" } }),
