@@ -124,7 +124,14 @@ export function registerAsyncRoutes(app: OpenAPIHono, s: ApiServices): void {
   app.openapi(asyncScreenRoute, async (c) => {
     const caller = callerOf(c);
     const body = c.req.valid("json");
-    const result = await idempotent(c, s, caller.accountId, async () => {
+    const accepted = (jobId: string) => ({ status: 202, body: { job_id: jobId, status: "queued", poll_url: `/v1/jobs/${jobId}` } });
+    const result = await idempotent(c, s, caller.accountId, async (claim) => {
+      // A retry after the request holding this key died: the job it may have created (and that
+      // may already be running or delivered) is the answer; it was charged for already.
+      if (claim?.recovered) {
+        const earlier = await s.async.jobs.findByIdempotencyKey(caller.accountId, claim.key, claim.recovered.claimed_at);
+        if (earlier) return accepted(earlier.id);
+      }
       await charge(c, s, caller, 1);
       // The same answers as the synchronous route for a bad entity: refused now, not in a webhook later.
       const parsed = parseEntity(body.entity_value, body.type ? { type: body.type } : {});
@@ -150,8 +157,9 @@ export function registerAsyncRoutes(app: OpenAPIHono, s: ApiServices): void {
         webhook_url: webhookUrl,
         metadata: body.metadata ?? null,
         created_at: s.clock.now(),
+        idempotency_key: claim?.key ?? null,
       });
-      return { status: 202, body: { job_id: job.id, status: "queued", poll_url: `/v1/jobs/${job.id}` } };
+      return accepted(job.id);
     });
     c.header("Location", (result.body as { poll_url: string }).poll_url);
     return respond(c, result);
