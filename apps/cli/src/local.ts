@@ -7,11 +7,11 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } f
 import { join, resolve } from "node:path";
 import { apiKeyHint, formatApiKey, hashApiKey, isWellFormedApiKey } from "@svc/core";
 import type { SvcClient } from "@svc/sdk";
-import { ADMIN_ACCOUNT_ID, bootstrapAdmin, buildRuntime, ConfigError, createApp, loadConfig, T, tuneHttpServer, type Config, type Runtime } from "./api-root.js";
+import { ADMIN_ACCOUNT_ID, bootstrapAdmin, buildRuntime, ConfigError, createApp, drainHttpServer, loadConfig, T, tuneHttpServer, type Config, type Runtime } from "./api-root.js";
 import { CliError, EXIT } from "./exit.js";
 import type { Io } from "./io.js";
 
-export { ADMIN_ACCOUNT_ID, bootstrapAdmin, createApp, T, tuneHttpServer, type Config, type Runtime };
+export { ADMIN_ACCOUNT_ID, bootstrapAdmin, createApp, drainHttpServer, T, tuneHttpServer, type Config, type Runtime };
 
 export interface LocalFlags {
   readonly dataDir?: string;
