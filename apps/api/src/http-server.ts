@@ -11,6 +11,13 @@ export const KEEP_ALIVE_MS = 65_000;
 
 /** A connection accepted but silent this long during a drain is closed (its client sent nothing). */
 const SILENT_CONNECTION_MS = 2_000;
+/**
+ * A drain keeps accepting until no connection has come for this long (at most ACCEPT_MAX_MS):
+ * closing the listening socket resets the connections the kernel has queued for it but the
+ * event loop has not accepted yet, and their clients have already sent their requests.
+ */
+const ACCEPT_QUIET_MS = 250;
+const ACCEPT_MAX_MS = 5_000;
 
 interface ConnectionState {
   readonly acceptedAt: number;
@@ -20,6 +27,7 @@ interface ConnectionState {
 
 interface DrainState {
   draining: boolean;
+  accepted: number;
   readonly inFlight: Set<ServerResponse>;
   readonly connections: Map<Socket, ConnectionState>;
 }
@@ -30,9 +38,10 @@ export function tuneHttpServer(server: unknown): void {
   const s = server as Server;
   s.keepAliveTimeout = KEEP_ALIVE_MS;
   s.headersTimeout = KEEP_ALIVE_MS + 1_000;
-  const state: DrainState = { draining: false, inFlight: new Set(), connections: new Map() };
+  const state: DrainState = { draining: false, accepted: 0, inFlight: new Set(), connections: new Map() };
   states.set(s, state);
   s.on("connection", (socket: Socket) => {
+    state.accepted++;
     state.connections.set(socket, { acceptedAt: Date.now(), busy: false, served: 0 });
     socket.once("close", () => state.connections.delete(socket));
   });
@@ -54,15 +63,16 @@ export function tuneHttpServer(server: unknown): void {
 }
 
 /**
- * Stops the server gracefully: no new connections (a client gets "connection refused"); every
- * request already accepted runs to its end and is answered, with `Connection: close`; a
+ * Stops the server gracefully: it keeps accepting until connections stop coming (ACCEPT_QUIET_MS),
+ * then refuses new ones ("connection refused"); every request accepted runs to its end and is
+ * answered, with `Connection: close`; a
  * connection accepted just before whose request is still on its way gets it answered too; idle
  * keep-alive connections are closed. After `graceMs` whatever is still open is cut.
  * Resolves true when everything finished in time.
  */
 export function drainHttpServer(server: unknown, graceMs: number): Promise<boolean> {
   const s = server as Server;
-  const state = states.get(s) ?? { draining: false, inFlight: new Set<ServerResponse>(), connections: new Map<Socket, ConnectionState>() };
+  const state = states.get(s) ?? { draining: false, accepted: 0, inFlight: new Set<ServerResponse>(), connections: new Map<Socket, ConnectionState>() };
   state.draining = true;
   for (const res of state.inFlight) if (!res.headersSent) res.setHeader("connection", "close");
   return new Promise((resolve) => {
@@ -80,13 +90,29 @@ export function drainHttpServer(server: unknown, graceMs: number): Promise<boole
       inTime = false;
       s.closeAllConnections();
     }, graceMs);
-    // net.Server's close, not http.Server's: the latter also drops every connection without a
-    // request in progress at once, including one whose request has arrived but is not read yet.
-    net.Server.prototype.close.call(s, () => {
-      clearInterval(sweeper);
-      clearTimeout(force);
-      resolve(inTime);
-    });
+    const started = Date.now();
+    let seen = state.accepted;
+    let quietSince = started;
+    // Decided in the check phase, right after a poll phase has accepted whatever was queued.
+    const maybeStopAccepting = () => {
+      const now = Date.now();
+      if (state.accepted !== seen) {
+        seen = state.accepted;
+        quietSince = now;
+      }
+      if (now - quietSince < ACCEPT_QUIET_MS && now - started < Math.min(ACCEPT_MAX_MS, graceMs / 2)) {
+        setTimeout(() => setImmediate(maybeStopAccepting), 10);
+        return;
+      }
+      // net.Server's close, not http.Server's: the latter also drops every connection without a
+      // request in progress at once, including one whose request has arrived but is not read yet.
+      net.Server.prototype.close.call(s, () => {
+        clearInterval(sweeper);
+        clearTimeout(force);
+        resolve(inTime);
+      });
+    };
+    setImmediate(maybeStopAccepting);
     sweep();
   });
 }
