@@ -48,7 +48,7 @@ describe.each(engines)("the API process on %s", (engine) => {
       const exited = new Promise<number | null>((r) => child.once("exit", (code) => (children.delete(child), r(code))));
       const port = await new Promise<number>((resolve, reject) => {
         const timer = setInterval(() => {
-          const m = /"port":(\d+).*"svc API listening"/.exec(stdout);
+          const m = /"port":(\d+),[^\n]*"svc API listening"/.exec(stdout);
           if (m) {
             clearInterval(timer);
             resolve(Number(m[1]));
@@ -77,7 +77,6 @@ describe.each(engines)("the API process on %s", (engine) => {
       expect(await exited).toBe(0);
 
       const resets = outcomes.filter((o) => o.kind === "reset");
-      console.log("DEBUG", outcomes.map((o) => o.kind[0]).join(""), stdout.split("\n").filter((l) => /shutting|stopped|grace|error/i.test(l)).join("\n"), stderr.slice(-1500));
       expect(resets, JSON.stringify(resets.slice(0, 3))).toEqual([]);
       const ok = outcomes.flatMap((o) => (o.kind === "answered" ? [o] : []));
       expect(ok.every((o) => o.status === 200), JSON.stringify(ok.find((o) => o.status !== 200))).toBe(true);

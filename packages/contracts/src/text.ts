@@ -6,7 +6,7 @@ import { z } from "@hono/zod-openapi";
  * silently changing the data), so both are refused at the edge rather than failing in SQL.
  */
 // Without the `u` flag the pattern sees UTF-16 code units, so unpaired surrogates are matchable.
-const UNSAFE_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+const UNSAFE_TEXT = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 export const UNSAFE_TEXT_MESSAGE = "must not contain NUL (\\u0000) or unpaired UTF-16 surrogates";
 
