@@ -13,6 +13,7 @@ import { charged, rateLimitHeaders } from "./middleware/rate-limit.js";
 import { requestId } from "./middleware/request-id.js";
 import { routeGuard } from "./middleware/route-guard.js";
 import { withBearerAlternative } from "./openapi-doc.js";
+import { safeParams } from "./middleware/safe-params.js";
 import { ApiProblem, entityProblem, problem, problemResponse, validationProblem } from "./problem.js";
 import { auditRoute, batchRoute, exportRoute, graphRoute, historyRoute, reportRoute, screenRoute } from "./routes/definitions.js";
 import { registerAsyncRoutes } from "./routes/async.js";
@@ -65,6 +66,7 @@ export function createApp(s: ApiServices): OpenAPIHono {
     onError: (c) => problemResponse(c, { status: 413, code: "request.too_large", title: "Body too large", detail: `Request bodies are limited to ${s.bodyLimitBytes} bytes.` }),
   }));
   app.use("/v1/*", jsonBody());
+  app.use("/v1/*", safeParams());
 
   const respond = (c: Context, r: { status: number; body: unknown }) => c.json(r.body as never, r.status as never);
 

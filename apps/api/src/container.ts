@@ -16,10 +16,11 @@ import {
 import type { JobQueue } from "@svc/core";
 import type { EntityManager } from "typeorm";
 import { Container, type ServiceIdentifier } from "inversify";
-import { pino, type Logger } from "pino";
+import type { Logger } from "pino";
 import type { DataSource } from "typeorm";
 import { CachedAccounts, CachedKeys } from "./auth-cache.js";
 import type { Config } from "./config.js";
+import { createLogger } from "./logger.js";
 import { GroupCommitCheckRepository } from "./group-commit.js";
 import { BackgroundTasks, type ApiServices, type AsyncServices } from "./services.js";
 
@@ -67,7 +68,7 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
   c.bind(T.DataSource).toConstantValue(dataSource);
   c.bind(T.Clock).toConstantValue(overrides.clock ?? systemClock);
   c.bind(T.Ids).toResolvedValue((clock: Clock) => randomIds(clock), [T.Clock]);
-  c.bind(T.Logger).toConstantValue(overrides.logger ?? pino({ level: config.LOG_LEVEL, redact: ["req.headers[\"x-api-key\"]", "headers[\"x-api-key\"]", "req.headers.authorization", "headers.authorization", "apiKey", "key"] }));
+  c.bind(T.Logger).toConstantValue(overrides.logger ?? createLogger(config.LOG_LEVEL));
   c.bind(T.Accounts).toResolvedValue((ds: DataSource, clock: Clock) => new CachedAccounts(new TypeOrmAccountRepository(ds), clock), [T.DataSource, T.Clock]);
   c.bind(T.Keys).toResolvedValue((ds: DataSource, clock: Clock) => new CachedKeys(new TypeOrmApiKeyRepository(ds), clock), [T.DataSource, T.Clock]);
   c.bind(T.Checks).toResolvedValue((ds: DataSource) => new GroupCommitCheckRepository(new TypeOrmCheckRepository(ds)), [T.DataSource]);

@@ -1,10 +1,10 @@
 import { once } from "node:events";
 import http from "node:http";
-import type { AddressInfo } from "node:net";
+import net, { type AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { expect, it } from "vitest";
-import { KEEP_ALIVE_MS, tuneHttpServer } from "./http-server.js";
+import { drainHttpServer, KEEP_ALIVE_MS, tuneHttpServer } from "./http-server.js";
 
 it("keeps an idle keep-alive connection open past Node's 5 s default, so a client reusing it is answered", { timeout: 20_000 }, async () => {
   const app = new Hono().get("/", (c) => c.text("ok"));
@@ -31,4 +31,90 @@ it("keeps an idle keep-alive connection open past Node's 5 s default, so a clien
     agent.destroy();
     server.close();
   }
+});
+
+const listen = async (app: Hono) => {
+  const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }) as http.Server;
+  tuneHttpServer(server);
+  await once(server, "listening");
+  return { server, port: (server.address() as AddressInfo).port };
+};
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+const request = (port: number, path: string, agent?: http.Agent) => new Promise<Answer>((resolve, reject) => {
+  const req = http.get({ host: "127.0.0.1", port, path, ...(agent ? { agent } : { agent: false }) }, (res) => {
+    let body = "";
+    res.setEncoding("utf8").on("data", (d: string) => (body += d));
+    res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    res.on("error", reject);
+  });
+  req.on("error", reject);
+});
+
+it("answers a URL over the 16 KB header limit with a problem+json 431, and malformed HTTP with a problem+json 400", async () => {
+  const { server, port } = await listen(new Hono().get("*", (c) => c.text("ok")));
+  try {
+    const long = await request(port, `/v1/history?cursor=${"a".repeat(20_000)}`);
+    expect(long.status).toBe(431);
+    expect(long.headers["content-type"]).toBe("application/problem+json");
+    expect(JSON.parse(long.body)).toMatchObject({ status: 431, code: "request.header_too_large", type: "https://svc.dev/problems/request.header_too_large" });
+    const socket = net.connect(port, "127.0.0.1");
+    socket.end("NOT HTTP AT ALL\r\n\r\n");
+    const raw = await new Promise<string>((resolve) => {
+      let got = "";
+      socket.setEncoding("utf8").on("data", (d: string) => (got += d)).on("close", () => resolve(got));
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(raw).toContain("content-type: application/problem+json");
+    expect(JSON.parse(raw.slice(raw.indexOf("\r\n\r\n") + 4))).toMatchObject({ status: 400, code: "request.malformed" });
+    expect((await request(port, "/short")).status).toBe(200); // the server is unharmed
+  } finally {
+    server.close();
+  }
+});
+
+it("drains: requests in flight are answered (Connection: close), idle keep-alive connections closed, then new connections refused", { timeout: 20_000 }, async () => {
+  let started = 0;
+  const app = new Hono().get("/slow", async (c) => {
+    started++;
+    await new Promise((r) => setTimeout(r, 300));
+    return c.json({ ok: true, n: started });
+  });
+  const { server, port } = await listen(app);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 10 });
+  try {
+    // A keep-alive connection left idle, then 30 requests in flight (10 on keep-alive connections).
+    expect((await request(port, "/slow", agent)).status).toBe(200);
+    const inFlight = [
+      ...Array.from({ length: 20 }, () => request(port, "/slow")),
+      ...Array.from({ length: 10 }, () => request(port, "/slow", agent)),
+    ];
+    while (started < 31) await new Promise((r) => setTimeout(r, 5));
+    const drained = drainHttpServer(server, 10_000);
+    // Right after the drain began: still accepted (its connection may already be queued) and answered.
+    inFlight.push(request(port, "/slow"));
+    while (server.listening) await new Promise((r) => setTimeout(r, 5));
+    const refused = await request(port, "/slow").then(() => "answered", (e: NodeJS.ErrnoException) => e.code);
+    const answers = await Promise.all(inFlight);
+    expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 31 }, () => 200));
+    expect(answers.every((a) => a.headers.connection === "close" && (JSON.parse(a.body) as { ok: boolean }).ok)).toBe(true);
+    expect(refused).toBe("ECONNREFUSED");
+    expect(await drained).toBe(true);
+  } finally {
+    agent.destroy();
+    server.closeAllConnections();
+  }
+});
+
+it("drain cuts requests still running after the grace period", { timeout: 10_000 }, async () => {
+  const { server, port } = await listen(new Hono().get("/stuck", () => new Promise<Response>(() => undefined)));
+  const stuck = request(port, "/stuck").then(() => "answered", (e: NodeJS.ErrnoException) => e.code);
+  await new Promise((r) => setTimeout(r, 100));
+  expect(await drainHttpServer(server, 200)).toBe(false);
+  expect(await stuck).toBe("ECONNRESET");
 });

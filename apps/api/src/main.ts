@@ -5,7 +5,11 @@ import { bootstrapAdmin } from "./bootstrap.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { buildRuntime } from "./container.js";
 import { startEmbeddedWorker } from "./embedded-worker.js";
-import { tuneHttpServer } from "./http-server.js";
+import { drainHttpServer, tuneHttpServer } from "./http-server.js";
+
+/** On SIGTERM, requests in flight get this long to finish; then jobs in flight get WORKER_GRACE_MS. */
+const HTTP_GRACE_MS = 20_000;
+const WORKER_GRACE_MS = 30_000;
 
 /** `npm start`: the API on the embedded default (PGlite under SVC_DATA_DIR) or PostgreSQL (DATABASE_URL). */
 /** SVC_DATA_DIR as configured, for the one-line refusal below. */
@@ -18,8 +22,9 @@ async function main(): Promise<void> {
   const { services } = runtime;
   const boot = await bootstrapAdmin(services, config.SVC_BOOTSTRAP_KEY);
   if (boot.key) {
-    // Printed once, to the terminal only (not the log stream); only its hash is stored.
-    process.stdout.write(`\nAdmin API key (shown once, keep it safe):\n\n  ${boot.key}\n\nTry: curl -H "X-API-Key: ${boot.key}" -H "content-type: application/json" -d '{"entity_value":"paypa1.com"}' http://localhost:${config.PORT}/v1/screen\n\n`);
+    // Printed once, for the human at the terminal, on stderr: stdout is the JSON log stream
+    // (collected and shipped), and the key must never enter it. Only its hash is stored.
+    process.stderr.write(`\nAdmin API key (shown once, keep it safe):\n\n  ${boot.key}\n\nTry: curl -H "X-API-Key: ${boot.key}" -H "content-type: application/json" -d '{"entity_value":"paypa1.com"}' http://localhost:${config.PORT}/v1/screen\n\n`);
   }
   // Embedded default: the worker runs in this process; in server mode it is its own process.
   const worker = config.DATABASE_URL ? null : await startEmbeddedWorker(runtime, config);
@@ -28,13 +33,29 @@ async function main(): Promise<void> {
     services.logger.info({ port: info.port, storage: config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}` }, "svc API listening");
   });
   tuneHttpServer(server);
+  let stopping = false;
   const stop = async (signal: string) => {
-    services.logger.info({ signal }, "shutting down");
-    server.close();
-    // Stop taking jobs, finish those in flight (≤ 30 s), then close the database.
-    await worker?.stop(30_000);
-    await runtime.close();
-    process.exit(0);
+    if (stopping) return;
+    stopping = true;
+    services.logger.info({ signal }, "shutting down: finishing requests in flight");
+    // A last resort if a step hangs (e.g. the database is gone).
+    setTimeout(() => {
+      services.logger.error("did not stop in time; exiting");
+      process.exit(1);
+    }, HTTP_GRACE_MS + WORKER_GRACE_MS + 15_000).unref();
+    try {
+      // In order: stop accepting and answer every request already accepted (their writes
+      // commit), then stop taking jobs and finish those in flight, then close the database.
+      const inTime = await drainHttpServer(server, HTTP_GRACE_MS);
+      if (!inTime) services.logger.warn({ grace_ms: HTTP_GRACE_MS }, "requests still running after the grace period were cut");
+      await worker?.stop(WORKER_GRACE_MS);
+      await runtime.close();
+      services.logger.info("stopped");
+      process.exit(0);
+    } catch (e) {
+      services.logger.error({ err: e }, "stopped with an error");
+      process.exit(1);
+    }
   };
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));

@@ -50,7 +50,8 @@ export const entityProblem = (error: { code: string; message: string }, pointer 
 
 /** zod issues → JSON pointers, so a client can show which field is wrong. */
 export function validationProblem(issues: readonly { path: readonly PropertyKey[]; code: string; message: string }[]): ProblemInit {
-  const errors = issues.map((i) => ({ pointer: `/${i.path.map(String).join("/")}`, code: `validation.${i.code}`, message: i.message }));
+  // A refinement names its own code (`params.code`, e.g. invalid_text) rather than zod's generic "custom".
+  const errors = issues.map((i) => ({ pointer: `/${i.path.map(String).join("/")}`, code: `validation.${(i as { params?: { code?: unknown } }).params?.code ?? i.code}`, message: i.message }));
   return {
     status: 422,
     code: "request.invalid",

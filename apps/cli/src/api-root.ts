@@ -7,7 +7,7 @@ export { ADMIN_ACCOUNT_ID, bootstrapAdmin } from "../../api/src/bootstrap.js";
 export { record } from "../../api/src/checks.js";
 export { ConfigError, loadConfig, type Config } from "../../api/src/config.js";
 export { buildRuntime, T, type Runtime } from "../../api/src/container.js";
-export { tuneHttpServer } from "../../api/src/http-server.js";
+export { drainHttpServer, tuneHttpServer } from "../../api/src/http-server.js";
 export { isKnownPlan, planNames } from "../../api/src/plans.js";
 export { startEmbeddedWorker } from "../../api/src/embedded-worker.js";
 /* eslint-enable @nx/enforce-module-boundaries */

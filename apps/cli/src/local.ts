@@ -8,11 +8,11 @@ import { join, resolve } from "node:path";
 import { apiKeyHint, formatApiKey, hashApiKey, isWellFormedApiKey } from "@svc/core";
 import * as persistence from "@svc/persistence";
 import type { SvcClient } from "@svc/sdk";
-import { ADMIN_ACCOUNT_ID, bootstrapAdmin, buildRuntime, ConfigError, createApp, loadConfig, startEmbeddedWorker, T, tuneHttpServer, type Config, type Runtime } from "./api-root.js";
+import { ADMIN_ACCOUNT_ID, bootstrapAdmin, buildRuntime, ConfigError, createApp, drainHttpServer, loadConfig, startEmbeddedWorker, T, tuneHttpServer, type Config, type Runtime } from "./api-root.js";
 import { CliError, EXIT } from "./exit.js";
 import type { Io } from "./io.js";
 
-export { ADMIN_ACCOUNT_ID, bootstrapAdmin, createApp, startEmbeddedWorker, T, tuneHttpServer, type Config, type Runtime };
+export { ADMIN_ACCOUNT_ID, bootstrapAdmin, createApp, startEmbeddedWorker, drainHttpServer, T, tuneHttpServer, type Config, type Runtime };
 
 export interface LocalFlags {
   readonly dataDir?: string;

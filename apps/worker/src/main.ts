@@ -1,3 +1,4 @@
+import { errorForLog } from "@svc/persistence";
 import { pino } from "pino";
 import { ConfigError, loadWorkerConfig } from "./config.js";
 import { buildWorker } from "./runtime.js";
@@ -9,7 +10,8 @@ import { buildWorker } from "./runtime.js";
  */
 async function main(): Promise<void> {
   const config = loadWorkerConfig();
-  const logger = pino({ level: config.LOG_LEVEL });
+  // Errors without the parameters of a failed statement (they hold request data).
+  const logger = pino({ level: config.LOG_LEVEL, serializers: { err: errorForLog } });
   const runtime = await buildWorker(config, logger);
   logger.info({ pid: process.pid, concurrency: config.SVC_WORKER_CONCURRENCY, batch: config.SVC_WORKER_BATCH_SIZE, lease_s: config.SVC_JOB_LEASE_SECONDS }, "svc worker started");
   let stopping = false;

@@ -2,3 +2,4 @@ export * from "./schemas.js";
 export * from "./usage.js";
 export * from "./keys.js";
 export * from "./reports.js";
+export * from "./text.js";

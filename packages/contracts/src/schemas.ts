@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { safeText } from "./text.js";
 
 /** The public wire format of /v1. Every request is validated with these and every response is shaped by them. */
 
@@ -135,10 +136,10 @@ export const ReportRequestSchema = z
     entity_value: z.string().min(1).max(4096),
     type: EntityTypeSchema.optional(),
     category: z.enum(["phishing", "scam", "impersonation", "malware", "spam", "fraud", "drainer", "other"]),
-    description: z.string().max(2000).optional(),
-    evidence_urls: z.array(z.string().url().max(2048)).max(10).optional(),
-    related_entities: z.array(z.string().min(1).max(4096)).max(20).optional(),
-    check_id: z.string().max(64).optional(),
+    description: safeText(z.string().max(2000)).optional(),
+    evidence_urls: z.array(safeText(z.string().url().max(2048))).max(10).optional(),
+    related_entities: z.array(safeText(z.string().min(1).max(4096))).max(20).optional(),
+    check_id: safeText(z.string().max(64)).optional(),
     feedback: z.enum(["false_positive", "false_negative"]).optional(),
   })
   .strict()

@@ -22,3 +22,4 @@ export { BOT_TABLES } from "./entities/bot.js";
 export { Coalescer } from "./coalesce.js";
 export { CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, GraphLearner } from "./coalesced.js";
 export { scratchDatabase, type ScratchDatabase } from "./scratch-database.js";
+export { errorForLog } from "./log-errors.js";

@@ -1,5 +1,5 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
-import { EntityTypeSchema, ProblemSchema, VerdictSchema } from "@svc/contracts";
+import { EntityTypeSchema, ProblemSchema, safeJsonRecord, safeText, VerdictSchema } from "@svc/contracts";
 import { ASYNC_JOB_STATUSES, parseEntity } from "@svc/core";
 import type { Context } from "hono";
 import { idempotent } from "../idempotency.js";
@@ -16,11 +16,12 @@ const AsyncScreenRequestSchema = z
   .object({
     entity_value: z.string().min(1).max(4096).openapi({ example: "paypa1.com" }),
     type: EntityTypeSchema.optional(),
-    webhook_url: z.string().min(1).max(2048).optional().openapi({
+    webhook_url: safeText(z.string().min(1).max(2048)).optional().openapi({
       example: "https://example.com/hooks/svc",
       description: "Called with a signed `screen.completed` or `screen.failed` event. http(s) only; must resolve to public addresses.",
     }),
-    metadata: z.record(z.string(), z.any())
+    // Safe text and bounded nesting first: PostgreSQL refuses NUL, and a deep value must not reach JSON.stringify.
+    metadata: safeJsonRecord()
       .refine((m) => Buffer.byteLength(JSON.stringify(m)) <= MAX_METADATA_BYTES, `metadata must be at most ${MAX_METADATA_BYTES} bytes of JSON`)
       .optional()
       .openapi({ description: "Echoed back in the job and the webhook.", example: { order_id: "A-1001" } }),
@@ -123,35 +124,45 @@ export function registerAsyncRoutes(app: OpenAPIHono, s: ApiServices): void {
   app.openapi(asyncScreenRoute, async (c) => {
     const caller = callerOf(c);
     const body = c.req.valid("json");
-    // A refused entity or webhook URL costs nothing: the charge is refunded.
-    const result = await idempotent(c, s, caller.accountId, () => charged(c, s, caller, 1, async () => {
-      // The same answers as the synchronous route for a bad entity: refused now, not in a webhook later.
-      const parsed = parseEntity(body.entity_value, body.type ? { type: body.type } : {});
-      if (!parsed.ok) throw problem(entityProblem(parsed.error));
-      let webhookUrl: string | null = null;
-      if (body.webhook_url !== undefined) {
-        const checked = await s.async.webhookUrls.check(body.webhook_url);
-        if (!checked.ok) {
-          throw problem({ status: 422, code: checked.code, title: "The webhook URL is refused", detail: checked.message, errors: [{ pointer: "/webhook_url", code: checked.code, message: checked.message }] });
-        }
-        webhookUrl = checked.url;
-        if (!haveSecret.has(caller.accountId)) {
-          await s.async.webhookSecrets.current(caller.accountId, s.clock.now());
-          if (haveSecret.size > 100_000) haveSecret.clear();
-          haveSecret.add(caller.accountId);
-        }
+    const accepted = (jobId: string) => ({ status: 202, body: { job_id: jobId, status: "queued", poll_url: `/v1/jobs/${jobId}` } });
+    const result = await idempotent(c, s, caller.accountId, async (claim) => {
+      // A retry after the request holding this key died: the job it may have created (and that
+      // may already be running or delivered) is the answer; it was charged for already.
+      if (claim?.recovered) {
+        const earlier = await s.async.jobs.findByIdempotencyKey(caller.accountId, claim.key, claim.recovered.claimed_at);
+        if (earlier) return accepted(earlier.id);
       }
-      const job = await s.async.jobs.submit({
-        id: s.ids.next("job"),
-        account_id: caller.accountId,
-        key_id: caller.keyId,
-        request: body.type ? { entity_value: body.entity_value, type: body.type } : { entity_value: body.entity_value },
-        webhook_url: webhookUrl,
-        metadata: body.metadata ?? null,
-        created_at: s.clock.now(),
+      // A refused entity or webhook URL costs nothing: the charge is refunded.
+      return charged(c, s, caller, 1, async () => {
+        // The same answers as the synchronous route for a bad entity: refused now, not in a webhook later.
+        const parsed = parseEntity(body.entity_value, body.type ? { type: body.type } : {});
+        if (!parsed.ok) throw problem(entityProblem(parsed.error));
+        let webhookUrl: string | null = null;
+        if (body.webhook_url !== undefined) {
+          const checked = await s.async.webhookUrls.check(body.webhook_url);
+          if (!checked.ok) {
+            throw problem({ status: 422, code: checked.code, title: "The webhook URL is refused", detail: checked.message, errors: [{ pointer: "/webhook_url", code: checked.code, message: checked.message }] });
+          }
+          webhookUrl = checked.url;
+          if (!haveSecret.has(caller.accountId)) {
+            await s.async.webhookSecrets.current(caller.accountId, s.clock.now());
+            if (haveSecret.size > 100_000) haveSecret.clear();
+            haveSecret.add(caller.accountId);
+          }
+        }
+        const job = await s.async.jobs.submit({
+          id: s.ids.next("job"),
+          account_id: caller.accountId,
+          key_id: caller.keyId,
+          request: body.type ? { entity_value: body.entity_value, type: body.type } : { entity_value: body.entity_value },
+          webhook_url: webhookUrl,
+          metadata: body.metadata ?? null,
+          created_at: s.clock.now(),
+          idempotency_key: claim?.key ?? null,
+        });
+        return accepted(job.id);
       });
-      return { status: 202, body: { job_id: job.id, status: "queued", poll_url: `/v1/jobs/${job.id}` } };
-    }));
+    });
     c.header("Location", (result.body as { poll_url: string }).poll_url);
     return respond(c, result);
   });

@@ -25,7 +25,7 @@ export function serveCommand(program: Command, ctx: Context): void {
     .addHelpText("after", examples("svc serve", "svc serve --port 9000 --host 127.0.0.1", "DATABASE_URL=postgres://svc@db/svc svc serve"))
     .action(async (o: ServeOptions) => {
       const io = ctx.io;
-      const { openLocal, bootstrapAdmin, createApp, startEmbeddedWorker, tuneHttpServer, ADMIN_ACCOUNT_ID } = await import("../local.js");
+      const { openLocal, bootstrapAdmin, createApp, startEmbeddedWorker, drainHttpServer, tuneHttpServer, ADMIN_ACCOUNT_ID } = await import("../local.js");
       const { serve } = await import("@hono/node-server");
       const local = await openLocal(io, o.dataDir !== undefined ? { dataDir: o.dataDir } : {}, { logLevel: io.env.LOG_LEVEL || "info" });
       const overrides = { ...(o.port !== undefined ? { PORT: o.port } : {}), ...(o.host !== undefined ? { HOST: o.host } : {}) };
@@ -67,9 +67,8 @@ export function serveCommand(program: Command, ctx: Context): void {
         await new Promise<void>((done) => {
           const stop = (): void => {
             io.stderr.write("svc: shutting down\n");
-            server.close(() => done());
-            // Idle keep-alive connections would hold close() open.
-            (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+            // Requests already accepted are answered (≤ 20 s) before the database closes.
+            void drainHttpServer(server, 20_000).then(() => done());
           };
           process.once("SIGINT", stop);
           process.once("SIGTERM", stop);

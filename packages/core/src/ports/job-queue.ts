@@ -83,6 +83,8 @@ export interface NewAsyncJob {
   readonly webhook_url: string | null;
   readonly metadata: Readonly<Record<string, unknown>> | null;
   readonly created_at: Date;
+  /** The request's Idempotency-Key: a retry after a crash finds this job instead of making another. */
+  readonly idempotency_key?: string | null;
 }
 
 /**
@@ -140,6 +142,8 @@ export interface AsyncJobStore {
   submit(job: NewAsyncJob): Promise<AsyncJobView>;
   /** Null when unknown or another account's. */
   get(accountId: string, jobId: string): Promise<AsyncJobView | null>;
+  /** The account's job submitted with this Idempotency-Key at or after `since`, if any. */
+  findByIdempotencyKey(accountId: string, key: string, since: Date): Promise<AsyncJobView | null>;
   /** Only a `queued` job can be canceled; the worker then skips it and no webhook is sent. */
   cancel(accountId: string, jobId: string, now: Date): Promise<CancelResult>;
 }

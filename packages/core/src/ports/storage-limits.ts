@@ -15,6 +15,11 @@ export const BAD_NEIGHBOUR_SCORE = 65;
 /** Paths `badNeighbours` returns at most. */
 export const BAD_NEIGHBOUR_PATHS = 10;
 export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+/**
+ * How long a request's claim on an Idempotency-Key lasts without renewal (it renews every third
+ * of this while it runs): after a crash, the key is free for the retry this long after.
+ */
+export const IDEMPOTENCY_LEASE_MS = 30_000;
 /** A report's weight halves every 30 days. */
 export const REPORT_HALF_LIFE_DAYS = 30;
 /** Weight of a report the operator confirmed (before decay with age). */

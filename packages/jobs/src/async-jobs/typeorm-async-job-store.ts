@@ -45,9 +45,9 @@ export class TypeOrmAsyncJobStore implements AsyncJobStore {
   }
 
   async submit(job: NewAsyncJob): Promise<AsyncJobView> {
-    const insertJob = `INSERT INTO async_jobs (id, account_id, key_id, status, request, webhook_url, metadata, created_at)
-         VALUES ($1, $2, $3, 'queued', $4::jsonb, $5, $6::jsonb, $7::timestamptz)`;
-    const params = [job.id, job.account_id, job.key_id, JSON.stringify(job.request), job.webhook_url, job.metadata ? JSON.stringify(job.metadata) : null, job.created_at];
+    const insertJob = `INSERT INTO async_jobs (id, account_id, key_id, status, request, webhook_url, metadata, created_at, idempotency_key)
+         VALUES ($1, $2, $3, 'queued', $4::jsonb, $5, $6::jsonb, $7::timestamptz, $8)`;
+    const params = [job.id, job.account_id, job.key_id, JSON.stringify(job.request), job.webhook_url, job.metadata ? JSON.stringify(job.metadata) : null, job.created_at, job.idempotency_key ?? null];
     const data: CheckJobData = { job_id: job.id };
     if (isComposable(this.queue)) {
       // One statement, so one implicit transaction: the job row and its queue entry commit together.
@@ -87,6 +87,13 @@ export class TypeOrmAsyncJobStore implements AsyncJobStore {
       ? await rowsOf<AttemptRow>(this.ds, `SELECT attempt, started_at, outcome, status_code, duration_ms, error FROM webhook_attempts WHERE message_id = $1 ORDER BY attempt`, [row.msg_id])
       : [];
     return toView(row, attempts);
+  }
+
+  async findByIdempotencyKey(accountId: string, key: string, since: Date): Promise<AsyncJobView | null> {
+    const [row] = await rowsOf<{ id: string }>(this.ds,
+      `SELECT id FROM async_jobs WHERE account_id = $1 AND idempotency_key = $2 AND created_at >= $3::timestamptz ORDER BY created_at DESC LIMIT 1`,
+      [accountId, key, since]);
+    return row ? this.get(accountId, row.id) : null;
   }
 
   async cancel(accountId: string, jobId: string, now: Date): Promise<CancelResult> {

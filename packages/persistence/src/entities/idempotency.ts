@@ -10,6 +10,10 @@ export interface IdempotencyRow {
   body: unknown;
   created_at: Date;
   expires_at: Date;
+  /** The lease of the request running it (null once complete). */
+  holder: string | null;
+  /** Until then the holder is presumed alive; it renews while it runs. */
+  lease_expires_at: Date | null;
 }
 
 export const IdempotencyEntity = new EntitySchema<IdempotencyRow>({
@@ -23,6 +27,8 @@ export const IdempotencyEntity = new EntitySchema<IdempotencyRow>({
     body: jsonb({ nullable: true }),
     created_at: timestamptz(),
     expires_at: timestamptz(),
+    holder: text({ nullable: true }),
+    lease_expires_at: timestamptz({ nullable: true }),
   },
   indices: [{ name: "idempotency_keys_expires_idx", columns: ["expires_at"], synchronize: false }],
 });
