@@ -15,6 +15,7 @@ import { requestId } from "./middleware/request-id.js";
 import { ApiProblem, entityProblem, problem, problemResponse, validationProblem } from "./problem.js";
 import { auditRoute, batchRoute, exportRoute, graphRoute, historyRoute, reportRoute, screenRoute } from "./routes/definitions.js";
 import { registerAsyncRoutes } from "./routes/async.js";
+import { registerAuditVerifyRoutes } from "./routes/audit-verify.js";
 import type { ApiServices } from "./services.js";
 
 const EXPORT_BLOCK_ROWS = 1_000;
@@ -150,6 +151,7 @@ export function createApp(s: ApiServices): OpenAPIHono {
     return c.body(body, 200) as never;
   });
 
+  registerAuditVerifyRoutes(app, s);
   app.openapi(auditRoute, async (c) => {
     const rec = await s.checks.get(callerOf(c).accountId, c.req.valid("param").id);
     // Another account's id is indistinguishable from an unknown one.

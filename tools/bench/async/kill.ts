@@ -9,7 +9,6 @@
 import { randomIds, systemClock } from "@svc/core";
 import { createCheckQueues, PgBossJobQueue, TypeOrmAsyncJobStore, TypeOrmWebhookSecretStore } from "@svc/jobs";
 import { HmacAuditKeyring, openDataSource, TypeOrmCheckRepository } from "@svc/persistence";
-
 import { Webhook } from "standardwebhooks";
 import { freshDatabase, sleep, spawnTs, startReceiver } from "./support.js";
 
