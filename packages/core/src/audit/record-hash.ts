@@ -144,6 +144,7 @@ const same = (a: AuditColumns, b: AuditColumns): boolean =>
 /** Verifies a chain one record at a time, so a store can stream it in constant memory. */
 export function chainVerifier(mac: AuditMac, start: ChainStart = { prev_hash: null, keyed: false }): ChainVerifier {
   let prev = start.prev_hash;
+  let lastId: string | null = null;
   let keyed = start.keyed;
   let checked = 0;
   let legacy = 0;
@@ -174,6 +175,7 @@ export function chainVerifier(mac: AuditMac, start: ChainStart = { prev_hash: nu
       checked++;
       broken = check(record, columns);
       prev = record.record_hash;
+      lastId = record.id;
       return broken === null;
     },
     result(head) {
@@ -186,7 +188,9 @@ export function chainVerifier(mac: AuditMac, start: ChainStart = { prev_hash: nu
           return fail(null, head.mac !== null && expected === null ? "unknown_key" : "hash_mismatch", "the chain head does not match its keyed hash");
         }
         if (head.count > checked) return fail(null, "missing", `the chain head counts ${head.count} records, ${head.count - checked} of them are missing from the end`);
-        if (head.count !== checked || head.last_hash !== prev) return fail(null, "chain_broken", "the chain does not end where its head says");
+        if (head.count !== checked) return fail(null, "chain_broken", "the chain does not end where its head says");
+        // The sealed head names the last record's hash: a last record that is not that one was rewritten.
+        if (head.last_hash !== prev) return fail(lastId, "hash_mismatch", "the last record is not the one the sealed chain head names");
       }
       return { ok: true, checked, legacy };
     },

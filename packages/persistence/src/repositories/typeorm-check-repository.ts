@@ -87,11 +87,12 @@ export class TypeOrmCheckRepository implements CheckRepository {
     for (const h of heads) {
       const s = sealChainHead({ account_id: h.account_id, count: h.seq, last_hash: h.last_hash }, this.mac);
       // Only if no save moved the head meanwhile (a save seals it itself).
-      const r = (await this.ds.manager.query(
-        `UPDATE check_chain_heads SET mac = $3, mac_key_id = $4 WHERE account_id = $1 AND seq = $2 AND mac IS NULL RETURNING account_id`,
+      const [r] = (await this.ds.manager.query(
+        `WITH u AS (UPDATE check_chain_heads SET mac = $3, mac_key_id = $4 WHERE account_id = $1 AND seq = $2 AND mac IS NULL RETURNING 1)
+         SELECT count(*)::int AS n FROM u`,
         [h.account_id, h.seq, s.mac, s.mac_key_id],
-      )) as unknown[];
-      sealed += r.length;
+      )) as { n: number }[];
+      sealed += r?.n ?? 0;
     }
     return sealed;
   }
