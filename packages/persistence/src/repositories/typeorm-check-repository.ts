@@ -209,18 +209,21 @@ export class TypeOrmCheckRepository implements CheckRepository {
     }
     const verifier = chainVerifier(this.mac, start);
     let next = from;
+    let read = 0;
     for (;;) {
       const rows = (await q.query(
         `SELECT * FROM checks WHERE account_id = $1 AND seq >= $2 AND seq <= $3 ORDER BY seq LIMIT ${VERIFY_BATCH}`,
         [accountId, next, to],
       )) as CheckRow[];
+      read += rows.length;
       for (const row of rows) if (!verifier.push(toRecord(row), columnsOf(row))) return verifier.result();
       const last = rows.at(-1);
       if (rows.length < VERIFY_BATCH || !last) break;
       next = last.seq + 1;
     }
-    // The head speaks for the whole chain: it is checked when the walk covered all of it.
-    return verifier.result(from === 1 && to === end ? head : null);
+    // The head speaks for the whole chain: it is checked when the walk covered all of it (an
+    // account that never had a check has neither head nor records).
+    return verifier.result(from === 1 && to === end && (headRow || read > 0) ? head : null);
   }
 }
 
