@@ -1,4 +1,4 @@
-import { createHash, createHmac, createSecretKey, randomBytes, type KeyObject } from "node:crypto";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import { closeSync, existsSync, linkSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import type { AuditMac } from "@svc/core";
@@ -17,12 +17,13 @@ export function auditKeyIdOf(secret: string): string {
  */
 export class HmacAuditKeyring implements AuditMac {
   readonly keyId: string;
-  private readonly keys = new Map<string, KeyObject>();
+  // Raw key bytes: node:crypto HMACs a Buffer key faster than a KeyObject.
+  private readonly keys = new Map<string, Buffer>();
 
   constructor(current: string, previous: readonly string[] = []) {
     for (const secret of [current, ...previous]) {
       if (secret.length < AUDIT_KEY_MIN_LENGTH) throw new RangeError(`an audit key must be at least ${AUDIT_KEY_MIN_LENGTH} characters`);
-      this.keys.set(auditKeyIdOf(secret), createSecretKey(Buffer.from(secret, "utf8")));
+      this.keys.set(auditKeyIdOf(secret), Buffer.from(secret, "utf8"));
     }
     this.keyId = auditKeyIdOf(current);
   }
