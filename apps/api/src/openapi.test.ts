@@ -19,7 +19,7 @@ describe("OpenAPI document", () => {
     expect(doc.openapi).toBe("3.1.0");
     const ops = Object.entries(doc.paths).flatMap(([p, ops]) => Object.keys(ops).map((m) => `${m.toUpperCase()} ${p}`)).sort();
     expect(ops).toEqual([
-      "GET /v1/audit/export", "GET /v1/audit/{id}", "GET /v1/graph/{type}/{value}", "GET /v1/history",
+      "GET /v1/audit/export", "GET /v1/audit/verify", "GET /v1/audit/{id}", "GET /v1/graph/{type}/{value}", "GET /v1/history",
       "GET /v1/jobs/{id}", "GET /v1/webhook-secret",
       "POST /v1/jobs/{id}/cancel", "POST /v1/report", "POST /v1/screen", "POST /v1/screen/async", "POST /v1/screen/batch", "POST /v1/webhook-secret/rotate",
     ]);
