@@ -74,6 +74,16 @@ describe.each(engines)("GET /v1/audit/verify on %s", (engine) => {
     expect(await verify(c.accountId)).toMatchObject({ ok: false, first_bad: { id: c.ids[2], reason: "chain_broken" } });
   });
 
+  it("catches records cut from the end, and the chain head deleted or moved back to hide them", async () => {
+    const c = await customerWith(3);
+    await sql(`DELETE FROM checks WHERE id = $1`, [c.ids[2]]);
+    expect(await verify(c.accountId)).toMatchObject({ ok: false, checked: 2, first_bad: { id: null, reason: "missing" } });
+    await sql(`UPDATE check_chain_heads SET seq = 2, last_hash = (SELECT record_hash FROM checks WHERE id = $2) WHERE account_id = $1`, [c.accountId, c.ids[1]]);
+    expect(await verify(c.accountId)).toMatchObject({ ok: false, first_bad: { id: null, reason: "hash_mismatch" } });
+    await sql(`DELETE FROM check_chain_heads WHERE account_id = $1`, [c.accountId]);
+    expect(await verify(c.accountId)).toMatchObject({ ok: false, first_bad: { id: null, reason: "hash_mismatch" } });
+  });
+
   it("is for the operator: a customer gets 403, even for their own chain; an unknown account is 404", async () => {
     const c = await customerWith(1);
     for (const path of [`/v1/audit/verify`, `/v1/audit/verify?account_id=${c.accountId}`]) {
