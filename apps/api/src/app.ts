@@ -21,6 +21,7 @@ import { registerUsageRoutes } from "./routes/usage.js";
 import { registerKeyRoutes } from "./routes/keys.js";
 import { registerReportRoutes } from "./routes/reports.js";
 import { registerHomeRoutes } from "./routes/home.js";
+import { registerAuditVerifyRoutes } from "./routes/audit-verify.js";
 import type { ApiServices } from "./services.js";
 
 const EXPORT_BLOCK_ROWS = 1_000;
@@ -161,6 +162,7 @@ export function createApp(s: ApiServices): OpenAPIHono {
     return c.body(body, 200) as never;
   });
 
+  registerAuditVerifyRoutes(app, s);
   app.openapi(auditRoute, async (c) => {
     const rec = await s.checks.get(callerOf(c).accountId, c.req.valid("param").id);
     // Another account's id is indistinguishable from an unknown one.

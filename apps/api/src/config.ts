@@ -13,6 +13,17 @@ const EnvSchema = z.object({
   SVC_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_000_000).default(256 * 1024),
   /** Plans as JSON, over the defaults (plans.ts); after parsing, the whole catalogue. */
   SVC_PLANS: PlansSchema.default(DEFAULT_PLANS),
+  // The key that seals audit records (HMAC-SHA-256); the database never holds it. Embedded: a key
+  // file beside the database is made on first start. Server mode: required (replicas share it).
+  SVC_AUDIT_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  // Earlier audit keys, comma-separated, kept after a rotation so records they sealed still verify.
+  SVC_AUDIT_PREVIOUS_KEYS: z.string().default("")
+    .transform((v) => v.split(",").map((k) => k.trim()).filter((k) => k.length > 0))
+    .refine((keys) => keys.every((k) => k.length >= 32), "every key must be at least 32 characters"),
+}).superRefine((c, ctx) => {
+  if (c.DATABASE_URL && !c.SVC_AUDIT_KEY) {
+    ctx.addIssue({ code: "custom", path: ["SVC_AUDIT_KEY"], message: "required with DATABASE_URL: every API replica and worker must seal audit records with the same key (at least 32 characters, e.g. `openssl rand -hex 32`)" });
+  }
 });
 
 export type Config = z.infer<typeof EnvSchema>;

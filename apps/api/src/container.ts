@@ -19,6 +19,7 @@ import { Container, type ServiceIdentifier } from "inversify";
 import type { Logger } from "pino";
 import type { DataSource } from "typeorm";
 import { CachedAccounts, CachedKeys } from "./auth-cache.js";
+import { auditKeysOf, type AuditKeys } from "./audit-keys.js";
 import type { Config } from "./config.js";
 import { createLogger } from "./logger.js";
 import { GroupCommitCheckRepository } from "./group-commit.js";
@@ -43,6 +44,7 @@ export const T = {
   Services: token<ApiServices>("Services"),
   JobQueue: token<JobQueue<EntityManager>>("JobQueue"),
   Async: token<AsyncServices>("Async"),
+  AuditKeys: token<AuditKeys>("AuditKeys"),
 };
 
 export interface Runtime {
@@ -62,16 +64,20 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
     dataDir = config.SVC_DATA_DIR === "memory://" ? "memory://" : resolve(config.SVC_DATA_DIR, "pgdata");
     if (dataDir !== "memory://") mkdirSync(dataDir, { recursive: true });
   }
+  const auditKeys = auditKeysOf(config);
   const dataSource = await openDataSource(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir });
+  // Chains last written before keyed hashing get a sealed head (their records stay as they are).
+  await new TypeOrmCheckRepository(dataSource, auditKeys.keyring).sealUnsealedHeads();
   const c = new Container({ defaultScope: "Singleton" });
   c.bind(T.Config).toConstantValue(config);
   c.bind(T.DataSource).toConstantValue(dataSource);
+  c.bind(T.AuditKeys).toConstantValue(auditKeys);
   c.bind(T.Clock).toConstantValue(overrides.clock ?? systemClock);
   c.bind(T.Ids).toResolvedValue((clock: Clock) => randomIds(clock), [T.Clock]);
   c.bind(T.Logger).toConstantValue(overrides.logger ?? createLogger(config.LOG_LEVEL));
   c.bind(T.Accounts).toResolvedValue((ds: DataSource, clock: Clock) => new CachedAccounts(new TypeOrmAccountRepository(ds), clock), [T.DataSource, T.Clock]);
   c.bind(T.Keys).toResolvedValue((ds: DataSource, clock: Clock) => new CachedKeys(new TypeOrmApiKeyRepository(ds), clock), [T.DataSource, T.Clock]);
-  c.bind(T.Checks).toResolvedValue((ds: DataSource) => new GroupCommitCheckRepository(new TypeOrmCheckRepository(ds)), [T.DataSource]);
+  c.bind(T.Checks).toResolvedValue((ds: DataSource) => new GroupCommitCheckRepository(new TypeOrmCheckRepository(ds, auditKeys.keyring)), [T.DataSource]);
   c.bind(T.Usage).toResolvedValue((ds: DataSource) => new CoalescedUsage(new TypeOrmUsageCounter(ds)), [T.DataSource]);
   c.bind(T.Idempotency).toResolvedValue((ds: DataSource) => new TypeOrmIdempotencyStore(ds), [T.DataSource]);
   c.bind(T.Reports).toResolvedValue((ds: DataSource) => new TypeOrmReportRepository(ds), [T.DataSource]);

@@ -9,6 +9,7 @@ import { T, type Runtime } from "./container.js";
  */
 export function startEmbeddedWorker(runtime: Runtime, config: Config, options: { pollIntervalMs?: number } = {}): Promise<RunningWorker> {
   const s = runtime.services;
+  const auditKeys = runtime.container.get(T.AuditKeys).keyring;
   const pauseMs = pauseFromEnv();
   return startWorker({
     ds: runtime.dataSource,
@@ -18,7 +19,7 @@ export function startEmbeddedWorker(runtime: Runtime, config: Config, options: {
     ids: s.ids,
     logger: s.logger,
     // The verdict's audit record is written inside the worker's transaction, with its outbox row.
-    checksIn: (m) => new TypeOrmCheckRepository(transactionScoped(m)),
+    checksIn: (m) => new TypeOrmCheckRepository(transactionScoped(m), auditKeys),
     allowedCidrs: config.SVC_WEBHOOK_ALLOWED_CIDRS,
     // One process, one database session: small batches keep HTTP answers flowing between them.
     batchSize: 20,

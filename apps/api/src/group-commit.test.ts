@@ -15,7 +15,7 @@ describe("group commit", () => {
     const saved = await Promise.all(Array.from({ length: 120 }, (_, i) => repo.save(anAuditRecord({ account_id: "acc_g", created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() }))));
     expect(saved).toHaveLength(120);
     expect(groups).toBeLessThanOrEqual(4);
-    expect(await repo.verifyChain("acc_g")).toEqual({ ok: true, checked: 120 });
+    expect(await repo.verifyChain("acc_g")).toEqual({ ok: true, checked: 120, legacy: 0 });
   });
 
   it("a bad record fails alone; the rest of its group is stored", async () => {
@@ -25,6 +25,6 @@ describe("group commit", () => {
     await repo.save(dup);
     const results = await Promise.allSettled([repo.save(anAuditRecord({ account_id: "acc_d" })), repo.save(dup), repo.save(anAuditRecord({ account_id: "acc_d" }))]);
     expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
-    expect(await repo.verifyChain("acc_d")).toEqual({ ok: true, checked: 3 });
+    expect(await repo.verifyChain("acc_d")).toEqual({ ok: true, checked: 3, legacy: 0 });
   });
 });

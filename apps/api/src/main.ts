@@ -3,7 +3,7 @@ import { dataDirInUseCause } from "@svc/persistence";
 import { createApp } from "./app.js";
 import { bootstrapAdmin } from "./bootstrap.js";
 import { ConfigError, loadConfig } from "./config.js";
-import { buildRuntime } from "./container.js";
+import { buildRuntime, T } from "./container.js";
 import { startEmbeddedWorker } from "./embedded-worker.js";
 import { drainHttpServer, tuneHttpServer } from "./http-server.js";
 
@@ -28,6 +28,8 @@ async function main(): Promise<void> {
   }
   // Embedded default: the worker runs in this process; in server mode it is its own process.
   const worker = config.DATABASE_URL ? null : await startEmbeddedWorker(runtime, config);
+  const audit = runtime.container.get(T.AuditKeys);
+  if (audit.created && audit.source !== "memory") services.logger.warn({ file: audit.source, key_id: audit.keyring.keyId }, "audit key created: back this file up with the database; without it the audit chain cannot be verified");
   const app = createApp(services);
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     services.logger.info({ port: info.port, storage: config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}` }, "svc API listening");

@@ -22,6 +22,8 @@ describe("OpenAPI document", () => {
       "DELETE /v1/keys/{id}",
       "GET /v1/audit/export", "GET /v1/audit/{id}", "GET /v1/graph/{type}/{value}", "GET /v1/history",
       "GET /v1/jobs/{id}", "GET /v1/usage", "GET /v1/webhook-secret",
+      "GET /v1/audit/export", "GET /v1/audit/verify", "GET /v1/audit/{id}", "GET /v1/graph/{type}/{value}", "GET /v1/history",
+      "GET /v1/jobs/{id}", "GET /v1/webhook-secret",
       "POST /v1/jobs/{id}/cancel", "POST /v1/report", "POST /v1/screen", "POST /v1/screen/async", "POST /v1/screen/batch", "POST /v1/webhook-secret/rotate",
       "GET /v1/jobs/{id}", "GET /v1/keys", "GET /v1/webhook-secret",
       "POST /v1/jobs/{id}/cancel", "POST /v1/keys", "POST /v1/report", "POST /v1/screen", "POST /v1/screen/async", "POST /v1/screen/batch", "POST /v1/webhook-secret/rotate",

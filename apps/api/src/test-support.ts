@@ -9,6 +9,9 @@ import { buildRuntime, type Runtime } from "./container.js";
 /** A fresh, empty PostgreSQL database per test file on the server in TEST_DATABASE_URL, dropped afterwards. */
 export const freshPostgres = (url: string): Promise<{ url: string; drop(): Promise<void> }> => scratchDatabase(url);
 
+/** The audit key of server-mode test APIs (server mode requires one). */
+export const TEST_AUDIT_KEY = "test audit key for server-mode tests only";
+
 export interface TestApi {
   readonly runtime: Runtime;
   readonly app: ReturnType<typeof createApp>;
@@ -21,7 +24,7 @@ export interface TestApi {
 export async function startTestApi(engine: "pglite" | "postgres", env: Record<string, string> = {}, options: { clock?: Clock } = {}): Promise<TestApi> {
   let pgDb: { url: string; drop(): Promise<void> } | null = null;
   if (engine === "postgres") pgDb = await freshPostgres(process.env.TEST_DATABASE_URL as string);
-  const config = loadConfig({ SVC_DATA_DIR: "memory://", LOG_LEVEL: "silent", ...(pgDb ? { DATABASE_URL: pgDb.url } : {}), ...env });
+  const config = loadConfig({ SVC_DATA_DIR: "memory://", LOG_LEVEL: "silent", ...(pgDb ? { DATABASE_URL: pgDb.url, SVC_AUDIT_KEY: TEST_AUDIT_KEY } : {}), ...env });
   const runtime = await buildRuntime(config, { logger: pino({ level: "silent" }), ...(options.clock ? { clock: options.clock } : {}) });
   const app = createApp(runtime.services);
   let n = 0;

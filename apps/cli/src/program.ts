@@ -1,4 +1,5 @@
 import { Command, CommanderError } from "commander";
+import { auditCommand } from "./commands/audit.js";
 import { batchCommand } from "./commands/batch.js";
 import { checkCommand } from "./commands/check.js";
 import { exportCommand } from "./commands/export.js";
@@ -54,6 +55,7 @@ export function buildProgram(ctx: Context): Command {
   migrateCommand(program, ctx);
   keysCommand(program, ctx);
   intelCommand(program, ctx);
+  auditCommand(program, ctx);
   return program;
 }
 

@@ -18,6 +18,10 @@ export interface WorkerConfig {
   readonly SVC_WEBHOOK_CONCURRENCY: number;
   /** Testing knob for crash tests: pause between taking jobs and screening them. 0 in production. */
   readonly SVC_WORKER_PAUSE_MS: number;
+  /** The key audit records are sealed with; the API's SVC_AUDIT_KEY (every replica and worker shares it). */
+  readonly SVC_AUDIT_KEY: string;
+  /** Earlier audit keys (comma-separated in the environment), as for the API. */
+  readonly SVC_AUDIT_PREVIOUS_KEYS: readonly string[];
 }
 
 export class ConfigError extends Error {
@@ -39,6 +43,10 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
   if (!/^postgres(?:ql)?:\/\//.test(url)) {
     problems.push("  DATABASE_URL: must be a postgres:// URL (the embedded default runs its worker inside `npm start`)");
   }
+  const auditKey = env.SVC_AUDIT_KEY ?? "";
+  if (auditKey.length < 32) problems.push("  SVC_AUDIT_KEY: required, at least 32 characters: the same key as the API's (audit records are sealed with it)");
+  const previousAuditKeys = (env.SVC_AUDIT_PREVIOUS_KEYS ?? "").split(",").map((k) => k.trim()).filter((k) => k.length > 0);
+  if (previousAuditKeys.some((k) => k.length < 32)) problems.push("  SVC_AUDIT_PREVIOUS_KEYS: every key must be at least 32 characters");
   const level = env.LOG_LEVEL || "info";
   if (!LEVELS.includes(level)) problems.push(`  LOG_LEVEL: must be one of ${LEVELS.join(", ")}`);
   const config: WorkerConfig = {
@@ -52,6 +60,8 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     SVC_WORKER_SHUTDOWN_SECONDS: int("SVC_WORKER_SHUTDOWN_SECONDS", 30, 1, 600),
     SVC_WEBHOOK_CONCURRENCY: int("SVC_WEBHOOK_CONCURRENCY", 256, 1, 10_000),
     SVC_WORKER_PAUSE_MS: int("SVC_WORKER_PAUSE_MS", 0, 0, 600_000),
+    SVC_AUDIT_KEY: auditKey,
+    SVC_AUDIT_PREVIOUS_KEYS: previousAuditKeys,
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
   return config;

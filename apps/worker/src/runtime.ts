@@ -4,7 +4,7 @@ import {
 } from "@svc/core";
 import { PgBossJobQueue, startWorker, transactionScoped, type Deliverer, type Resolver, type RunningWorker } from "@svc/jobs";
 import {
-  CoalescedGraphProximity, CoalescedIntel, CoalescedReportEvidence, openDataSource, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIntelStore,
+  CoalescedGraphProximity, CoalescedIntel, CoalescedReportEvidence, HmacAuditKeyring, openDataSource, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIntelStore,
   TypeOrmReportRepository,
 } from "@svc/persistence";
 import type { Logger } from "pino";
@@ -46,6 +46,7 @@ export async function buildWorker(config: WorkerConfig, logger: Logger, override
     clock,
     ids,
   };
+  const auditKeys = new HmacAuditKeyring(config.SVC_AUDIT_KEY, config.SVC_AUDIT_PREVIOUS_KEYS);
   const worker = await startWorker({
     ds: dataSource,
     queue,
@@ -53,7 +54,7 @@ export async function buildWorker(config: WorkerConfig, logger: Logger, override
     clock,
     ids,
     logger,
-    checksIn: (m) => new TypeOrmCheckRepository(transactionScoped(m)),
+    checksIn: (m) => new TypeOrmCheckRepository(transactionScoped(m), auditKeys),
     allowedCidrs: config.SVC_WEBHOOK_ALLOWED_CIDRS,
     batchSize: config.SVC_WORKER_BATCH_SIZE,
     concurrency: config.SVC_WORKER_CONCURRENCY,

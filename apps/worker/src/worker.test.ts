@@ -11,7 +11,7 @@ import {
   checkJobHandler, createCheckQueues, PgBossJobQueue, SqlJobQueue, startWorker, transactionScoped, TypeOrmAsyncJobStore, TypeOrmWebhookSecretStore,
   type CheckWorkerDeps, type RunningWorker,
 } from "@svc/jobs";
-import { openDataSource, scratchDatabase, TypeOrmCheckRepository, TypeOrmIntelStore } from "@svc/persistence";
+import { HmacAuditKeyring, openDataSource, scratchDatabase, TypeOrmCheckRepository, TypeOrmIntelStore } from "@svc/persistence";
 import { Webhook } from "standardwebhooks";
 import type { DataSource, EntityManager } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,6 +21,8 @@ const PG_URL = process.env.TEST_DATABASE_URL;
 const engines = (["pglite", "postgres"] as const).filter((e) => e === "pglite" || PG_URL);
 
 const freshDatabase = () => scratchDatabase(PG_URL as string);
+const AUDIT_KEY = "the worker tests' audit key, 32+ characters";
+const auditKeys = new HmacAuditKeyring(AUDIT_KEY);
 
 async function receiver(): Promise<{ url: string; hits: { headers: Record<string, string>; body: string }[]; close(): Promise<void> }> {
   const hits: { headers: Record<string, string>; body: string }[] = [];
@@ -86,7 +88,7 @@ describe.each(engines)("check worker on %s (in process)", (engine) => {
     return id;
   };
   const deps = (over: Partial<CheckWorkerDeps> = {}): CheckWorkerDeps => ({
-    ds, screening: screeningOf(ds, ids), clock: systemClock, ids, checksIn: (m) => new TypeOrmCheckRepository(transactionScoped(m)), ...over,
+    ds, screening: screeningOf(ds, ids), clock: systemClock, ids, checksIn: (m) => new TypeOrmCheckRepository(transactionScoped(m), auditKeys), ...over,
   });
 
   it("stores verdict, job state and outbox row in one transaction: when the outbox insert fails, nothing is stored and the job runs again", async () => {
@@ -180,7 +182,7 @@ describe.skipIf(!PG_URL)("worker processes on PostgreSQL", () => {
   const spawnWorker = (env: Record<string, string>) => {
     const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
       cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: db.url, LOG_LEVEL: "info", SVC_WEBHOOK_ALLOWED_CIDRS: "127.0.0.1/32", SVC_JOB_LEASE_SECONDS: "2", SVC_JOB_MAINTENANCE_SECONDS: "1", ...env },
+      env: { ...process.env, DATABASE_URL: db.url, SVC_AUDIT_KEY: AUDIT_KEY, LOG_LEVEL: "info", SVC_WEBHOOK_ALLOWED_CIDRS: "127.0.0.1/32", SVC_JOB_LEASE_SECONDS: "2", SVC_JOB_MAINTENANCE_SECONDS: "1", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     children.add(child);
@@ -263,6 +265,6 @@ describe.skipIf(!PG_URL)("worker processes on PostgreSQL", () => {
     const mine = hook.hits.filter((h) => jobs.some((j) => h.body.includes(j)));
     for (const h of mine) new Webhook(secret).verify(h.body, h.headers);
     expect(new Set(mine.map((h) => (JSON.parse(h.body) as { data: { job_id: string } }).data.job_id)).size).toBe(jobs.length);
-    expect(await new TypeOrmCheckRepository(ds).verifyChain(account)).toMatchObject({ ok: true, checked: jobs.length });
+    expect(await new TypeOrmCheckRepository(ds, auditKeys).verifyChain(account)).toMatchObject({ ok: true, checked: jobs.length });
   }, 240_000);
 });

@@ -3,3 +3,4 @@ export * from "./usage.js";
 export * from "./keys.js";
 export * from "./reports.js";
 export * from "./text.js";
+export * from "./audit-verify.js";

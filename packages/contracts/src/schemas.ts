@@ -121,6 +121,8 @@ export const AuditRecordSchema = z
     actor: z.object({ key_id: z.string().nullable(), channel: z.string() }),
     prev_hash: z.string().nullable(),
     record_hash: z.string(),
+    hash_version: z.number().int().openapi({ description: "2: HMAC-SHA-256 under the server's audit key; 1: plain SHA-256 (records from before keyed hashing)." }),
+    hash_key_id: z.string().nullable().openapi({ description: "The audit key that sealed the record (version 2)." }),
   })
   .openapi("AuditRecord");
 

@@ -18,6 +18,7 @@ export { createScreener, defaultReference, defaultImpersonationIndex, officialIn
 export { API_KEY_PREFIX, formatApiKey, isWellFormedApiKey, hashApiKey, apiKeyHint, apiKeyFromSecret } from "./auth/api-key.js";
 export * from "./audit/index.js";
 export type * from "./ports/check-repository.js";
+export type * from "./ports/audit-mac.js";
 export type * from "./ports/account-repository.js";
 export type * from "./ports/api-key-repository.js";
 export type * from "./ports/idempotency-store.js";

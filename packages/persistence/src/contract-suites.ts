@@ -4,7 +4,8 @@ import {
   anAuditRecord, uniqueId, accountRepositoryContract, apiKeyRepositoryContract, checkRepositoryContract, graphRepositoryContract,
   idempotencyStoreContract, intelStoreContract, reportRepositoryContract, usageCounterContract, type CheckTamper, type GraphFixture,
 } from "@svc/testing";
-import { splitEntityId, type Verdict } from "@svc/core";
+import { auditColumnsOf, splitEntityId, type AuditRecord, type Verdict } from "@svc/core";
+import { HmacAuditKeyring } from "./audit-keys.js";
 import { TypeOrmAccountRepository } from "./repositories/typeorm-account-repository.js";
 import { TypeOrmApiKeyRepository } from "./repositories/typeorm-api-key-repository.js";
 import { TypeOrmCheckRepository } from "./repositories/typeorm-check-repository.js";
@@ -25,7 +26,8 @@ export { anAuditRecord, uniqueId };
  */
 export function typeOrmContracts(engine: string, ds: () => DataSource): void {
   const close = async (): Promise<void> => {};
-  checkRepositoryContract(engine, async () => ({ repo: new TypeOrmCheckRepository(ds()), tamper: sqlTamper(ds()), close }));
+  const auditKeys = new HmacAuditKeyring("contract-suite audit key, 32+ characters long");
+  checkRepositoryContract(engine, async () => ({ repo: new TypeOrmCheckRepository(ds(), auditKeys), tamper: sqlTamper(ds()), close }));
   accountRepositoryContract(engine, async () => ({ repo: new TypeOrmAccountRepository(ds()), close }));
   apiKeyRepositoryContract(engine, async () => ({ repo: new TypeOrmApiKeyRepository(ds()), accounts: new TypeOrmAccountRepository(ds()), close }));
   idempotencyStoreContract(engine, async () => ({ store: new TypeOrmIdempotencyStore(ds()), close }));
@@ -69,6 +71,26 @@ function sqlTamper(ds: DataSource): CheckTamper {
       const [row] = (await ds.query(`SELECT verdict FROM checks WHERE account_id = $1 AND id = $2`, [accountId, checkId])) as { verdict: Verdict }[];
       if (!row) throw new Error(`no check ${checkId}`);
       await ds.query(`UPDATE checks SET verdict = $3::jsonb WHERE account_id = $1 AND id = $2`, [accountId, checkId, JSON.stringify(change(row.verdict))]);
+    },
+    async setColumns(accountId, checkId, change): Promise<void> {
+      const sets = Object.keys(change).map((c, i) => `${c} = $${i + 3}${c === "created_at" ? "::timestamptz" : ""}`);
+      await ds.query(`UPDATE checks SET ${sets.join(", ")} WHERE account_id = $1 AND id = $2`, [accountId, checkId, ...Object.values(change)]);
+    },
+    async rewrite(accountId: string, checkId: string, r: AuditRecord): Promise<void> {
+      const c = auditColumnsOf(r);
+      await ds.query(
+        `UPDATE checks SET created_at = $3::timestamptz, entity_type = $4, entity_value = $5, entity_id = $6, risk_score = $7, risk_level = $8,
+                confidence = $9, channel = $10, actor_key_id = $11, request = $12::jsonb, entity = $13::jsonb, verdict = $14::jsonb,
+                source_outcomes = $15::jsonb, ruleset = $16, data_versions = $17::jsonb, prev_hash = $18, record_hash = $19,
+                hash_version = $20, hash_key_id = $21
+          WHERE account_id = $1 AND id = $2`,
+        [accountId, checkId, r.created_at, c.entity_type, c.entity_value, c.entity_id, c.risk_score, c.risk_level, c.confidence, c.channel, c.actor_key_id,
+          JSON.stringify(r.request), JSON.stringify(r.entity), JSON.stringify(r.verdict), JSON.stringify(r.source_outcomes), r.ruleset,
+          JSON.stringify(r.data_versions), r.prev_hash, r.record_hash, r.hash_version, r.hash_key_id],
+      );
+    },
+    async setHead(accountId: string, count: number, lastHash: string | null): Promise<void> {
+      await ds.query(`UPDATE check_chain_heads SET seq = $2, last_hash = $3 WHERE account_id = $1`, [accountId, count, lastHash]);
     },
     async remove(accountId: string, checkId: string): Promise<void> {
       await ds.query(`DELETE FROM checks WHERE account_id = $1 AND id = $2`, [accountId, checkId]);

@@ -6,6 +6,7 @@ export { MIGRATIONS } from "./migrations/index.js";
 export { TypeOrmAccountRepository } from "./repositories/typeorm-account-repository.js";
 export { TypeOrmApiKeyRepository } from "./repositories/typeorm-api-key-repository.js";
 export { TypeOrmCheckRepository } from "./repositories/typeorm-check-repository.js";
+export { AUDIT_KEY_FILE, AUDIT_KEY_MIN_LENGTH, auditKeyIdOf, HmacAuditKeyring, loadOrCreateAuditKeyFile } from "./audit-keys.js";
 export { TypeOrmIdempotencyStore } from "./repositories/typeorm-idempotency-store.js";
 export { TypeOrmUsageCounter, type UsageRequest } from "./repositories/typeorm-usage-counter.js";
 export { TypeOrmRateLimiter, type RateTake } from "./repositories/typeorm-rate-limiter.js";

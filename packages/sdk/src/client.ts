@@ -1,7 +1,7 @@
 import type { z } from "@hono/zod-openapi";
 import type {
   ApiKeyInfo, CreatedKey, CreateKeyRequestBody,
-  AuditRecordSchema, BatchResponseSchema, GraphResponseSchema, HistoryResponseSchema, ProblemBody, ReportAcceptedSchema,
+  AuditRecordSchema, AuditVerification, BatchResponseSchema, GraphResponseSchema, HistoryResponseSchema, ProblemBody, ReportAcceptedSchema,
   ReportBody, ReportListBody, ReportRequestBody, ScreenRequestBody, UsageBody, VerdictBody,
 } from "@svc/contracts";
 
@@ -75,6 +75,10 @@ export class SvcClient {
   }
   audit(id: string): Promise<AuditRecord> {
     return this.json("GET", `/v1/audit/${encodeURIComponent(id)}`);
+  }
+  /** Verifies an account's audit chain (operator keys only; the caller's own account by default). */
+  verifyAudit(query: { account_id?: string; since?: string; until?: string } = {}): Promise<AuditVerification> {
+    return this.json("GET", "/v1/audit/verify", { query });
   }
   /** The CSV export as a stream of bytes (constant memory on both sides). */
   async exportAudit(query: { since?: string; until?: string; type?: string; risk_level?: string } = {}): Promise<ReadableStream<Uint8Array>> {

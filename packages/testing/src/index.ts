@@ -1,6 +1,7 @@
 export { fixedClock, type TestClock } from "./clock.js";
 export { entityOf } from "./builders.js";
 export { anAuditRecord, uniqueId, type AuditRecordSpec } from "./audit-builders.js";
+export { testAuditMac } from "./audit-mac.js";
 export { InMemoryAccountRepository } from "./fakes/in-memory-account-repository.js";
 export { InMemoryApiKeyRepository } from "./fakes/in-memory-api-key-repository.js";
 export { InMemoryCheckRepository } from "./fakes/in-memory-check-repository.js";

@@ -38,7 +38,8 @@ export async function startServer(script: string, env: Record<string, string>, o
   const args = [...(options.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`] : []), "--import", "tsx", script];
   const spawnedAt = performance.now();
   const proc = spawn(process.execPath, args, {
-    env: { ...process.env, HOST: "127.0.0.1", LOG_LEVEL: "silent", ...env, PORT: String(port) },
+    // Server mode needs an audit key (replicas share it); harmless on the embedded default.
+    env: { ...process.env, HOST: "127.0.0.1", LOG_LEVEL: "silent", SVC_AUDIT_KEY: "the benchmarks' audit key, 32+ characters", ...env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let tail = "";

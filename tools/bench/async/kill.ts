@@ -8,9 +8,11 @@
  */
 import { randomIds, systemClock } from "@svc/core";
 import { createCheckQueues, PgBossJobQueue, TypeOrmAsyncJobStore, TypeOrmWebhookSecretStore } from "@svc/jobs";
-import { openDataSource, TypeOrmCheckRepository } from "@svc/persistence";
+import { HmacAuditKeyring, openDataSource, TypeOrmCheckRepository } from "@svc/persistence";
 import { Webhook } from "standardwebhooks";
 import { freshDatabase, sleep, spawnTs, startReceiver } from "./support.js";
+
+const BENCH_AUDIT_KEY = "the benchmarks' audit key, 32+ characters";
 
 const [kills = 50, perRound = 8, lease = 2] = process.argv.slice(2).map(Number);
 const ENTITIES = ["paypa1.com", "example.com", "g00gle-login.net", "micros0ft-support.com", "user@gmail.com", "+14155552671", "shop.example.org", "https://secure-paypal.com.verify-account.info/login"];
@@ -24,7 +26,7 @@ async function main(): Promise<void> {
   const store = new TypeOrmAsyncJobStore(ds, sender);
   const ids = randomIds();
   const account = "acc_kill";
-  const env = { DATABASE_URL: db.url, LOG_LEVEL: "info", SVC_WEBHOOK_ALLOWED_CIDRS: "127.0.0.1/32", SVC_JOB_LEASE_SECONDS: String(lease), SVC_JOB_MAINTENANCE_SECONDS: "1", SVC_WORKER_BATCH_SIZE: "4" };
+  const env = { DATABASE_URL: db.url, SVC_AUDIT_KEY: BENCH_AUDIT_KEY, LOG_LEVEL: "info", SVC_WEBHOOK_ALLOWED_CIDRS: "127.0.0.1/32", SVC_JOB_LEASE_SECONDS: String(lease), SVC_JOB_MAINTENANCE_SECONDS: "1", SVC_WORKER_BATCH_SIZE: "4" };
   const jobs: string[] = [];
   const killedAt = new Map<string, number>();
   const t0 = Date.now();
@@ -79,7 +81,7 @@ async function main(): Promise<void> {
     const outbox = await one(`SELECT count(*)::int AS n FROM webhook_messages WHERE job_id = ANY($1)`, [jobs]);
     const delivered = await one(`SELECT count(*)::int AS n FROM webhook_messages WHERE job_id = ANY($1) AND status = 'delivered'`, [jobs]);
     const runs = await one(`SELECT sum(attempts)::int AS n FROM async_jobs WHERE id = ANY($1)`, [jobs]);
-    const chain = await new TypeOrmCheckRepository(ds).verifyChain(account);
+    const chain = await new TypeOrmCheckRepository(ds, new HmacAuditKeyring(BENCH_AUDIT_KEY)).verifyChain(account);
     const secret = (await new TypeOrmWebhookSecretStore(ds).current(account, new Date())).secret;
     let verified = 0;
     for (const s of receiver.samples) {

@@ -43,9 +43,19 @@ export interface AuditRecord {
   readonly actor: AuditActor;
   /** `record_hash` of the account's previous record; null for its first one. */
   readonly prev_hash: string | null;
-  /** SHA-256 (hex) over the canonical JSON of every other field, `prev_hash` included. */
+  /**
+   * Version 2: HMAC-SHA-256 (hex), under the server key `hash_key_id`, over the canonical JSON
+   * of every other field (`prev_hash` included) and of the columns history and export show.
+   * Version 1 (records written before keyed hashing): plain SHA-256 over the record's fields.
+   */
   readonly record_hash: string;
+  /** 1: unkeyed SHA-256 (legacy records); 2: keyed HMAC-SHA-256. */
+  readonly hash_version: AuditHashVersion;
+  /** The key that sealed the record (version 2); null for version 1. */
+  readonly hash_key_id: string | null;
 }
 
-/** A record before the store has chained it: the store assigns both hashes atomically. */
-export type NewAuditRecord = Omit<AuditRecord, "prev_hash" | "record_hash">;
+export type AuditHashVersion = 1 | 2;
+
+/** A record before the store has chained it: the store assigns the hashes atomically. */
+export type NewAuditRecord = Omit<AuditRecord, "prev_hash" | "record_hash" | "hash_version" | "hash_key_id">;

@@ -58,6 +58,11 @@ export interface AuditExportRow {
   readonly record_hash: string;
 }
 
+export interface VerifyOptions {
+  readonly since?: Date;
+  readonly until?: Date;
+}
+
 export interface ExportOptions extends CheckFilters {
   /** Rows read per round trip; memory stays bounded by it. Default 500. */
   readonly batchSize?: number;
@@ -89,6 +94,11 @@ export interface CheckRepository {
    * so a store can read them without the full records.
    */
   exportSummaries(accountId: string, options?: ExportOptions): AsyncIterable<AuditExportRow>;
-  /** Re-hashes the account's chain in order; detects edited, removed and reordered records. */
-  verifyChain(accountId: string): Promise<ChainVerification>;
+  /**
+   * Re-computes the keyed hashes of the account's chain in order, in blocks (constant memory);
+   * detects edited (record or listed columns), removed, inserted and reordered records, and
+   * records removed from the end. With `since`/`until`, only the stretch of the chain from the
+   * first record created at or after `since` to the last one created before `until`.
+   */
+  verifyChain(accountId: string, options?: VerifyOptions): Promise<ChainVerification>;
 }

@@ -1,5 +1,5 @@
 import { EntitySchema } from "typeorm";
-import type { AuditSourceOutcome, Channel, Confidence, Entity, EntityType, RiskLevel, Signal, Verdict } from "@svc/core";
+import type { AuditHashVersion, AuditSourceOutcome, Channel, Confidence, Entity, EntityType, RiskLevel, Signal, Verdict } from "@svc/core";
 import { idText, integer, jsonb, text, timestamptz } from "./columns.js";
 
 /**
@@ -30,6 +30,8 @@ export interface CheckRow {
   signals: Signal[] | null;
   prev_hash: string | null;
   record_hash: string;
+  hash_version: AuditHashVersion;
+  hash_key_id: string | null;
 }
 
 export const CheckEntity = new EntitySchema<CheckRow>({
@@ -57,17 +59,21 @@ export const CheckEntity = new EntitySchema<CheckRow>({
     signals: jsonb({ nullable: true }),
     prev_hash: text({ nullable: true }),
     record_hash: text(),
+    hash_version: integer(),
+    hash_key_id: text({ nullable: true }),
   },
   uniques: [{ name: "checks_account_seq_key", columns: ["account_id", "seq"] }],
   // Created by the migration as (account_id, created_at DESC, id DESC): history reads it forwards, export backwards.
   indices: [{ name: "checks_account_created_idx", columns: ["account_id", "created_at", "id"], synchronize: false }],
 });
 
-/** The end of an account's chain; its row lock serialises saves for that account. */
+/** The end of an account's chain; its row lock serialises saves for that account. `mac` seals the head with the audit key. */
 export interface ChainHeadRow {
   account_id: string;
   seq: number;
   last_hash: string | null;
+  mac: string | null;
+  mac_key_id: string | null;
 }
 
 export const ChainHeadEntity = new EntitySchema<ChainHeadRow>({
@@ -77,6 +83,8 @@ export const ChainHeadEntity = new EntitySchema<ChainHeadRow>({
     account_id: idText({ primary: true }),
     seq: integer(),
     last_hash: text({ nullable: true }),
+    mac: text({ nullable: true }),
+    mac_key_id: text({ nullable: true }),
   },
 });
 

@@ -7,6 +7,7 @@ import { ReportModeration1795306100000 } from "./1795306100000-report-moderation
 import { ApiKeyNames1795306200000 } from "./1795306200000-api-key-names.js";
 import { ConfigurablePlans1795306300000 } from "./1795306300000-configurable-plans.js";
 import { IdempotencyLeases1795306400000 } from "./1795306400000-idempotency-leases.js";
+import { KeyedAuditHashes1795306500000 } from "./1795306500000-keyed-audit-hashes.js";
 import { ServerSecretsAndAuditSignals1795306600000 } from "./1795306600000-server-secrets-and-audit-signals.js";
 
 /** In order. A new migration is a new class appended here; a released one is never edited. */
@@ -20,5 +21,6 @@ export const MIGRATIONS = [
   ApiKeyNames1795306200000,
   ConfigurablePlans1795306300000,
   IdempotencyLeases1795306400000,
+  KeyedAuditHashes1795306500000,
   ServerSecretsAndAuditSignals1795306600000,
 ];

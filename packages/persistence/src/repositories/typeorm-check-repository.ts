@@ -1,8 +1,8 @@
 import type { DataSource } from "typeorm";
 import {
-  EXPORT_BATCH, HISTORY_LIMIT, chainVerifier, clampInt, decodeCursor, encodeCursor, sealRecord,
-  type AuditExportRow, type AuditRecord, type ChainVerification, type CheckFilters, type CheckRepository, type ExportOptions,
-  type HistoryItem, type HistoryPage, type HistoryQuery, type NewAuditRecord,
+  EXPORT_BATCH, HISTORY_LIMIT, chainVerifier, clampInt, decodeCursor, encodeCursor, sealChainHead, sealRecord,
+  type AuditColumns, type AuditExportRow, type AuditMac, type AuditRecord, type ChainHead, type ChainVerification, type CheckFilters,
+  type CheckRepository, type ExportOptions, type HistoryItem, type HistoryPage, type HistoryQuery, type NewAuditRecord, type VerifyOptions,
 } from "@svc/core";
 import { CheckEntity, type CheckRow } from "../entities/check.js";
 import { iso } from "./sql.js";
@@ -11,12 +11,13 @@ const VERIFY_BATCH = 1_000;
 const CHECK_COLUMNS = [
   "id", "account_id", "seq", "created_at", "entity_type", "entity_value", "entity_id", "risk_score", "risk_level",
   "confidence", "channel", "actor_key_id", "request", "entity", "verdict", "source_outcomes", "ruleset",
-  "data_versions", "signals", "prev_hash", "record_hash",
+  "data_versions", "signals", "prev_hash", "record_hash", "hash_version", "hash_key_id",
 ] as const satisfies readonly (keyof CheckRow)[];
 const JSON_COLUMNS: ReadonlySet<string> = new Set(["request", "entity", "verdict", "source_outcomes", "data_versions", "signals"]);
 
+/** Records are sealed with the audit keyring's current key (an HMAC the database cannot compute). */
 export class TypeOrmCheckRepository implements CheckRepository {
-  constructor(private readonly ds: DataSource) {}
+  constructor(private readonly ds: DataSource, private readonly mac: AuditMac) {}
 
   async save(record: NewAuditRecord): Promise<AuditRecord> {
     return this.ds.transaction(async (m) => {
@@ -29,14 +30,14 @@ export class TypeOrmCheckRepository implements CheckRepository {
         [record.account_id],
       )) as { seq: number; last_hash: string | null }[];
       if (!head) throw new Error("chain head upsert returned no row");
-      const sealed = sealRecord(record, head.last_hash);
+      const sealed = sealRecord(record, head.last_hash, this.mac);
       const row = toRow(sealed, head.seq);
       await m.query(
         `INSERT INTO checks (${CHECK_COLUMNS.join(", ")})
          VALUES (${CHECK_COLUMNS.map((c, i) => `$${i + 1}${JSON_COLUMNS.has(c) ? "::jsonb" : ""}`).join(", ")})`,
         CHECK_COLUMNS.map((c) => (JSON_COLUMNS.has(c) ? JSON.stringify(row[c]) : row[c])),
       );
-      await m.query(`UPDATE check_chain_heads SET last_hash = $2 WHERE account_id = $1`, [record.account_id, sealed.record_hash]);
+      await this.updateHead(m, record.account_id, head.seq, sealed.record_hash);
       return sealed;
     });
   }
@@ -61,7 +62,7 @@ export class TypeOrmCheckRepository implements CheckRepository {
       const params: unknown[] = [];
       const tuples: string[] = [];
       records.forEach((r, k) => {
-        const s = sealRecord(r, prev);
+        const s = sealRecord(r, prev, this.mac);
         prev = s.record_hash;
         sealed.push(s);
         const row = toRow(s, startSeq + k);
@@ -70,9 +71,36 @@ export class TypeOrmCheckRepository implements CheckRepository {
         for (const c of CHECK_COLUMNS) params.push(JSON_COLUMNS.has(c) ? JSON.stringify(row[c]) : row[c]);
       });
       await m.query(`INSERT INTO checks (${CHECK_COLUMNS.join(", ")}) VALUES ${tuples.join(", ")}`, params);
-      await m.query(`UPDATE check_chain_heads SET last_hash = $2 WHERE account_id = $1`, [first.account_id, prev]);
+      await this.updateHead(m, first.account_id, head.seq, prev);
       return sealed;
     });
+  }
+
+  /**
+   * Seals the heads of chains last written before keyed hashing (at start-up). This says only
+   * where each chain ended when the key first saw it, nothing about the records before: those
+   * keep their unkeyed hashes and are verified (and reported as legacy) by that scheme.
+   */
+  async sealUnsealedHeads(): Promise<number> {
+    const heads = (await this.ds.manager.query(`SELECT account_id, seq, last_hash FROM check_chain_heads WHERE mac IS NULL`)) as { account_id: string; seq: number; last_hash: string | null }[];
+    let sealed = 0;
+    for (const h of heads) {
+      const s = sealChainHead({ account_id: h.account_id, count: h.seq, last_hash: h.last_hash }, this.mac);
+      // Only if no save moved the head meanwhile (a save seals it itself).
+      const [r] = (await this.ds.manager.query(
+        `WITH u AS (UPDATE check_chain_heads SET mac = $3, mac_key_id = $4 WHERE account_id = $1 AND seq = $2 AND mac IS NULL RETURNING 1)
+         SELECT count(*)::int AS n FROM u`,
+        [h.account_id, h.seq, s.mac, s.mac_key_id],
+      )) as { n: number }[];
+      sealed += r?.n ?? 0;
+    }
+    return sealed;
+  }
+
+  /** Moves the head to the new last record, sealed with the key so a head moved back to hide removed records shows. */
+  private async updateHead(m: { query(sql: string, params: unknown[]): Promise<unknown> }, accountId: string, count: number, lastHash: string | null): Promise<void> {
+    const h = sealChainHead({ account_id: accountId, count, last_hash: lastHash }, this.mac);
+    await m.query(`UPDATE check_chain_heads SET last_hash = $2, mac = $3, mac_key_id = $4 WHERE account_id = $1`, [accountId, lastHash, h.mac, h.mac_key_id]);
   }
 
   async get(accountId: string, checkId: string): Promise<AuditRecord | null> {
@@ -155,28 +183,56 @@ export class TypeOrmCheckRepository implements CheckRepository {
     }
   }
 
-  async verifyChain(accountId: string): Promise<ChainVerification> {
+  async verifyChain(accountId: string, options: VerifyOptions = {}): Promise<ChainVerification> {
+    const q = this.ds.manager;
     // The head first: every record up to its seq is committed, so saves running meanwhile
     // (which only add records after it) cannot make an intact chain look broken.
-    const [headRow] = (await this.ds.manager.query(
-      `SELECT seq, last_hash FROM check_chain_heads WHERE account_id = $1`,
+    const [headRow] = (await q.query(
+      `SELECT seq, last_hash, mac, mac_key_id FROM check_chain_heads WHERE account_id = $1`,
       [accountId],
-    )) as { seq: number; last_hash: string | null }[];
-    const head = headRow ? { count: headRow.seq, last_hash: headRow.last_hash } : { count: 0, last_hash: null };
-    const verifier = chainVerifier();
-    let afterSeq = 0;
+    )) as { seq: number; last_hash: string | null; mac: string | null; mac_key_id: string | null }[];
+    // No head but records: the head was removed, so walk every record and let the empty head fail.
+    const head: ChainHead = headRow
+      ? { account_id: accountId, count: headRow.seq, last_hash: headRow.last_hash, mac: headRow.mac, mac_key_id: headRow.mac_key_id }
+      : { account_id: accountId, count: 0, last_hash: null, mac: null, mac_key_id: null };
+    const end = headRow ? headRow.seq : 2_147_483_647; // seq is an integer column
+    const bound = async (sql: string, at: Date): Promise<number | null> =>
+      ((await q.query(sql, [accountId, at, end])) as { seq: number | null }[])[0]?.seq ?? null;
+    const from = options.since ? await bound(`SELECT min(seq) AS seq FROM checks WHERE account_id = $1 AND created_at >= $2 AND seq <= $3`, options.since) : 1;
+    const to = options.until ? await bound(`SELECT max(seq) AS seq FROM checks WHERE account_id = $1 AND created_at < $2 AND seq <= $3`, options.until) : end;
+    if (from === null || to === null || to < from) return { ok: true, checked: 0, legacy: 0 };
+    // A stretch starting later in the chain is anchored on the record before it.
+    let start = { prev_hash: null as string | null, keyed: false };
+    if (from > 1) {
+      const [before] = (await q.query(`SELECT record_hash, hash_version FROM checks WHERE account_id = $1 AND seq = $2`, [accountId, from - 1])) as { record_hash: string; hash_version: number }[];
+      start = { prev_hash: before?.record_hash ?? null, keyed: before?.hash_version === 2 };
+    }
+    const verifier = chainVerifier(this.mac, start);
+    let next = from;
+    let read = 0;
     for (;;) {
-      const rows = (await this.ds.manager.query(
-        `SELECT * FROM checks WHERE account_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq LIMIT ${VERIFY_BATCH}`,
-        [accountId, afterSeq, head.count],
+      const rows = (await q.query(
+        `SELECT * FROM checks WHERE account_id = $1 AND seq >= $2 AND seq <= $3 ORDER BY seq LIMIT ${VERIFY_BATCH}`,
+        [accountId, next, to],
       )) as CheckRow[];
-      for (const row of rows) if (!verifier.push(toRecord(row))) return verifier.result(head);
+      read += rows.length;
+      for (const row of rows) if (!verifier.push(toRecord(row), columnsOf(row))) return verifier.result();
       const last = rows.at(-1);
       if (rows.length < VERIFY_BATCH || !last) break;
-      afterSeq = last.seq;
+      next = last.seq + 1;
     }
-    return verifier.result(head);
+    // The head speaks for the whole chain: it is checked when the walk covered all of it (an
+    // account that never had a check has neither head nor records).
+    return verifier.result(from === 1 && to === end && (headRow || read > 0) ? head : null);
   }
+}
+
+/** The listed columns as the table holds them (they may have been edited apart from the record). */
+function columnsOf(row: CheckRow): AuditColumns {
+  return {
+    entity_type: row.entity_type, entity_value: row.entity_value, entity_id: row.entity_id, risk_score: row.risk_score,
+    risk_level: row.risk_level, confidence: row.confidence, channel: row.channel, actor_key_id: row.actor_key_id,
+  };
 }
 
 interface HistoryRow {
@@ -244,6 +300,8 @@ function toRow(r: AuditRecord, seq: number): CheckRow {
     signals: r.signals ? [...r.signals] : null,
     prev_hash: r.prev_hash,
     record_hash: r.record_hash,
+    hash_version: r.hash_version,
+    hash_key_id: r.hash_key_id,
   };
 }
 
@@ -262,6 +320,8 @@ function toRecord(row: CheckRow): AuditRecord {
     actor: { key_id: row.actor_key_id, channel: row.channel },
     prev_hash: row.prev_hash,
     record_hash: row.record_hash,
+    hash_version: row.hash_version,
+    hash_key_id: row.hash_key_id,
   };
 }
 

@@ -1,10 +1,17 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { auditExportRowOf, type AuditRecord, type CheckRepository, type Verdict } from "@svc/core";
+import { auditColumnsOf, legacyRecordHash, type AuditRecord, auditExportRowOf, type CheckRepository, type Verdict } from "@svc/core";
+import { createHash } from "node:crypto";
 import { anAuditRecord, uniqueId } from "../audit-builders.js";
 
-/** Edits behind the repository's back, as someone with database access could make them. */
+/** Edits behind the repository's back, as someone with database access (but not the audit key) could make them. */
 export interface CheckTamper {
   setVerdict(accountId: string, checkId: string, change: (v: Verdict) => Verdict): Promise<void>;
+  /** Edits the columns history and export list (not the record's JSON). */
+  setColumns(accountId: string, checkId: string, change: { entity_value?: string; risk_score?: number; risk_level?: string; created_at?: string }): Promise<void>;
+  /** Overwrites the whole stored record (fields, listed columns, hashes) with the given one. */
+  rewrite(accountId: string, checkId: string, record: AuditRecord): Promise<void>;
+  /** Moves the chain head (its count and last hash) without its keyed hash. */
+  setHead(accountId: string, count: number, lastHash: string | null): Promise<void>;
   remove(accountId: string, checkId: string): Promise<void>;
   /** Exchanges the chain positions of two records. */
   swap(accountId: string, a: string, b: string): Promise<void>;
@@ -15,6 +22,9 @@ export interface CheckRepositoryFixture {
   readonly tamper: CheckTamper;
   close(): Promise<void>;
 }
+
+/** What an attacker without the key can compute: plain SHA-256 over the record's canonical form. */
+const sha = { sha256: (m: string) => createHash("sha256").update(m, "utf8").digest("hex") };
 
 const at = (minute: number): string => new Date(Date.UTC(2026, 10, 1, 12, minute)).toISOString();
 
@@ -73,7 +83,7 @@ export function checkRepositoryContract(name: string, make: () => Promise<CheckR
       await expect(f.repo.save(anAuditRecord({ account_id: account, id: first?.id }))).rejects.toThrow();
       const next = await f.repo.save(anAuditRecord({ account_id: account, created_at: at(5) }));
       expect(next.prev_hash).toBe(first?.record_hash);
-      expect(await f.repo.verifyChain(account)).toEqual({ ok: true, checked: 2 });
+      expect(await f.repo.verifyChain(account)).toEqual({ ok: true, checked: 2, legacy: 0 });
     });
 
     it("lists history newest first, ties broken by id, and pages through it without gaps", async () => {
@@ -168,39 +178,86 @@ export function checkRepositoryContract(name: string, make: () => Promise<CheckR
 
     it("verifies an intact chain, and an empty one", async () => {
       await saveMany(4);
-      expect(await f.repo.verifyChain(account)).toEqual({ ok: true, checked: 4 });
-      expect(await f.repo.verifyChain(uniqueId("acc"))).toEqual({ ok: true, checked: 0 });
+      expect(await f.repo.verifyChain(account)).toEqual({ ok: true, checked: 4, legacy: 0 });
+      expect(await f.repo.verifyChain(uniqueId("acc"))).toEqual({ ok: true, checked: 0, legacy: 0 });
     });
 
-    it("detects an edited verdict", async () => {
+    it("seals each record with the keyed scheme and names the key", async () => {
+      const [a] = await saveMany(1);
+      expect(a).toMatchObject({ hash_version: 2, hash_key_id: expect.stringMatching(/\S/) });
+      expect(await f.repo.get(account, a?.id as string)).toMatchObject({ hash_version: 2, hash_key_id: a?.hash_key_id });
+    });
+
+    it("detects an edited verdict, and edited signals", async () => {
       const [, b] = await saveMany(3);
       await f.tamper.setVerdict(account, b?.id as string, (v) => ({ ...v, risk_score: 0, risk_level: "low" }));
-      expect(await f.repo.verifyChain(account)).toMatchObject({ ok: false, first_bad_id: b?.id, reason: "record_hash_mismatch" });
+      expect(await f.repo.verifyChain(account)).toMatchObject({ ok: false, checked: 2, first_bad: { id: b?.id, reason: "hash_mismatch" } });
+      const other = uniqueId("acc");
+      const [, d] = await saveMany(3, other);
+      await f.tamper.setVerdict(other, d?.id as string, (v) => ({ ...v, signals: v.signals.map((x) => ({ ...x, points: 0, code: "none" })) }));
+      expect(await f.repo.verifyChain(other)).toMatchObject({ ok: false, checked: 2, first_bad: { id: d?.id, reason: "hash_mismatch" } });
+    });
+
+    const columnEdits = [
+      ["entity_value", { entity_value: "harmless.example" }],
+      ["risk_score", { risk_score: 1 }],
+      ["risk_level", { risk_level: "critical" }],
+      ["created_at", { created_at: "2020-01-01T00:00:00.000Z" }],
+    ] as const;
+    for (const [column, change] of columnEdits) {
+      it(`detects ${column} edited in its column alone, naming exactly that record`, async () => {
+        const [, b] = await saveMany(4);
+        await f.tamper.setColumns(account, b?.id as string, change);
+        expect(await f.repo.verifyChain(account)).toMatchObject({ ok: false, checked: 2, first_bad: { id: b?.id, reason: "hash_mismatch" } });
+      });
+    }
+
+    it("detects an edit re-hashed with plain SHA-256 (no key), whether it keeps the keyed version or claims the unkeyed one", async () => {
+      for (const hash_version of [2, 1] as const) {
+        const acc = uniqueId("acc");
+        const [, b] = await saveMany(3, acc);
+        const edited = { ...(b as AuditRecord), verdict: { ...(b as AuditRecord).verdict, risk_score: 0, risk_level: "low" as const } };
+        const forged: AuditRecord = { ...edited, record_hash: legacyRecordHash(edited, sha), hash_version, hash_key_id: hash_version === 2 ? edited.hash_key_id : null };
+        expect(auditColumnsOf(forged).risk_score).toBe(0);
+        await f.tamper.rewrite(acc, forged.id, forged);
+        expect(await f.repo.verifyChain(acc)).toMatchObject({ ok: false, checked: 2, first_bad: { id: b?.id, reason: "hash_mismatch" } });
+      }
     });
 
     it("detects a deleted record in the middle", async () => {
       const [, b, c] = await saveMany(4);
       await f.tamper.remove(account, b?.id as string);
-      expect(await f.repo.verifyChain(account)).toMatchObject({ ok: false, first_bad_id: c?.id, reason: "prev_hash_mismatch" });
+      expect(await f.repo.verifyChain(account)).toMatchObject({ ok: false, first_bad: { id: c?.id, reason: "chain_broken" } });
     });
 
-    it("detects a deleted last record", async () => {
-      const [, , c] = await saveMany(3);
+    it("detects a deleted last record, also when the head is moved back to hide it", async () => {
+      const [, b, c] = await saveMany(3);
       await f.tamper.remove(account, c?.id as string);
-      expect(await f.repo.verifyChain(account)).toMatchObject({ ok: false, reason: "head_mismatch" });
+      expect(await f.repo.verifyChain(account)).toMatchObject({ ok: false, checked: 2, first_bad: { id: null, reason: "missing" } });
+      await f.tamper.setHead(account, 2, b?.record_hash as string);
+      expect(await f.repo.verifyChain(account)).toMatchObject({ ok: false, first_bad: { id: null, reason: "hash_mismatch" } });
     });
 
     it("detects reordered records", async () => {
       const [, b, c] = await saveMany(4);
       await f.tamper.swap(account, b?.id as string, c?.id as string);
-      expect(await f.repo.verifyChain(account)).toMatchObject({ ok: false, first_bad_id: c?.id, reason: "prev_hash_mismatch" });
+      expect(await f.repo.verifyChain(account)).toMatchObject({ ok: false, first_bad: { id: c?.id, reason: "chain_broken" } });
+    });
+
+    it("verifies a stretch of the chain by time, anchored on the record before it", async () => {
+      const saved = await saveMany(6);
+      expect(await f.repo.verifyChain(account, { since: new Date(at(2)), until: new Date(at(5)) })).toEqual({ ok: true, checked: 3, legacy: 0 });
+      expect(await f.repo.verifyChain(account, { since: new Date(at(10)) })).toEqual({ ok: true, checked: 0, legacy: 0 });
+      await f.tamper.setColumns(account, saved[3]?.id as string, { risk_score: 99 });
+      expect(await f.repo.verifyChain(account, { since: new Date(at(2)) })).toMatchObject({ ok: false, checked: 2, first_bad: { id: saved[3]?.id } });
+      expect(await f.repo.verifyChain(account, { until: new Date(at(3)) })).toEqual({ ok: true, checked: 3, legacy: 0 });
     });
 
     it("forms one valid chain from 50 concurrent saves", async () => {
       const saved = await Promise.all(Array.from({ length: 50 }, (_, i) => f.repo.save(anAuditRecord({ account_id: account, created_at: at(i) }))));
       expect(new Set(saved.map((r) => r.prev_hash)).size).toBe(50);
       expect(saved.filter((r) => r.prev_hash === null)).toHaveLength(1);
-      expect(await f.repo.verifyChain(account)).toEqual({ ok: true, checked: 50 });
+      expect(await f.repo.verifyChain(account)).toEqual({ ok: true, checked: 50, legacy: 0 });
     });
 
     it("saves a group in one go, chained in order, interleaving safely with single saves", async () => {
@@ -212,7 +269,7 @@ export function checkRepositoryContract(name: string, make: () => Promise<CheckR
       expect(group).toHaveLength(20);
       for (let i = 1; i < group.length; i++) expect(group[i]?.prev_hash).toBe(group[i - 1]?.record_hash);
       expect(first.prev_hash).toBeNull();
-      expect(await f.repo.verifyChain(account)).toEqual({ ok: true, checked: 26 });
+      expect(await f.repo.verifyChain(account)).toEqual({ ok: true, checked: 26, legacy: 0 });
       expect(await f.repo.saveMany([])).toEqual([]);
     });
 
@@ -220,14 +277,14 @@ export function checkRepositoryContract(name: string, make: () => Promise<CheckR
       const a = anAuditRecord({ account_id: account, created_at: at(0) });
       await f.repo.save(a);
       await expect(f.repo.saveMany([anAuditRecord({ account_id: account, created_at: at(1) }), a])).rejects.toThrow();
-      expect(await f.repo.verifyChain(account)).toEqual({ ok: true, checked: 1 });
+      expect(await f.repo.verifyChain(account)).toEqual({ ok: true, checked: 1, legacy: 0 });
     });
 
     it("keeps each account's chain separate when saves interleave", async () => {
       const other = uniqueId("acc");
       await Promise.all(Array.from({ length: 10 }, (_, i) => f.repo.save(anAuditRecord({ account_id: i % 2 ? account : other, created_at: at(i) }))));
-      expect(await f.repo.verifyChain(account)).toEqual({ ok: true, checked: 5 });
-      expect(await f.repo.verifyChain(other)).toEqual({ ok: true, checked: 5 });
+      expect(await f.repo.verifyChain(account)).toEqual({ ok: true, checked: 5, legacy: 0 });
+      expect(await f.repo.verifyChain(other)).toEqual({ ok: true, checked: 5, legacy: 0 });
     });
   });
 }

@@ -1,15 +1,20 @@
 import {
-  HISTORY_LIMIT, auditExportRowOf, clampInt, decodeCursor, encodeCursor, sealRecord, verifyRecords,
-  type AuditExportRow, type AuditRecord, type ChainHead, type ChainVerification, type CheckFilters, type CheckRepository,
-  type ExportOptions, type HistoryPage, type HistoryQuery, type NewAuditRecord, type Verdict,
+  HISTORY_LIMIT, auditColumnsOf, auditExportRowOf, chainVerifier, clampInt, decodeCursor, encodeCursor, sealChainHead, sealRecord,
+  type AuditColumns, type AuditExportRow, type AuditMac, type AuditRecord, type ChainHead, type ChainVerification, type CheckFilters,
+  type CheckRepository, type ExportOptions, type HistoryPage, type HistoryQuery, type NewAuditRecord, type Verdict, type VerifyOptions,
 } from "@svc/core";
+import { testAuditMac } from "../audit-mac.js";
+
+type Stored = AuditRecord & { columns?: AuditColumns };
 
 /** Audit records in memory, one hash chain per account; also offers the tampering the contract suite needs. */
 export class InMemoryCheckRepository implements CheckRepository {
   /** Per account, in chain order. */
-  private readonly chains = new Map<string, AuditRecord[]>();
+  private readonly chains = new Map<string, Stored[]>();
   private readonly heads = new Map<string, ChainHead>();
   private readonly ids = new Set<string>();
+
+  constructor(private readonly mac: AuditMac = testAuditMac()) {}
 
   async save(record: NewAuditRecord): Promise<AuditRecord> {
     return this.saveNow(record);
@@ -17,11 +22,11 @@ export class InMemoryCheckRepository implements CheckRepository {
 
   private saveNow(record: NewAuditRecord): AuditRecord {
     if (this.ids.has(record.id)) throw new Error(`duplicate check id ${record.id}`);
-    const head = this.heads.get(record.account_id) ?? { count: 0, last_hash: null };
-    const sealed = sealRecord(structuredClone(record), head.last_hash);
+    const head = this.heads.get(record.account_id);
+    const sealed = sealRecord(structuredClone(record), head?.last_hash ?? null, this.mac);
     this.ids.add(sealed.id);
     this.chain(record.account_id).push(sealed);
-    this.heads.set(record.account_id, { count: head.count + 1, last_hash: sealed.record_hash });
+    this.heads.set(record.account_id, sealChainHead({ account_id: record.account_id, count: (head?.count ?? 0) + 1, last_hash: sealed.record_hash }, this.mac));
     return structuredClone(sealed);
   }
 
@@ -35,7 +40,7 @@ export class InMemoryCheckRepository implements CheckRepository {
 
   async get(accountId: string, checkId: string): Promise<AuditRecord | null> {
     const r = this.chains.get(accountId)?.find((x) => x.id === checkId);
-    return r ? structuredClone(r) : null;
+    return r ? plain(r) : null;
   }
 
   async history(accountId: string, query: HistoryQuery = {}): Promise<HistoryPage> {
@@ -59,15 +64,24 @@ export class InMemoryCheckRepository implements CheckRepository {
   }
 
   async *exportRows(accountId: string, options: ExportOptions = {}): AsyncIterable<AuditRecord> {
-    for (const r of this.matching(accountId, options).sort(order)) yield structuredClone(r);
+    for (const r of this.matching(accountId, options).sort(order)) yield plain(r);
   }
 
   async *exportSummaries(accountId: string, options: ExportOptions = {}): AsyncIterable<AuditExportRow> {
     for await (const r of this.exportRows(accountId, options)) yield auditExportRowOf(r);
   }
 
-  async verifyChain(accountId: string): Promise<ChainVerification> {
-    return verifyRecords(this.chains.get(accountId) ?? [], this.heads.get(accountId) ?? { count: 0, last_hash: null });
+  async verifyChain(accountId: string, options: VerifyOptions = {}): Promise<ChainVerification> {
+    const chain = this.chains.get(accountId) ?? [];
+    const head = this.heads.get(accountId) ?? (chain.length > 0 ? { account_id: accountId, count: 0, last_hash: null, mac: null, mac_key_id: null } : null);
+    const from = options.since ? chain.findIndex((r) => Date.parse(r.created_at) >= (options.since as Date).getTime()) : 0;
+    const until = options.until?.getTime();
+    const to = until === undefined ? chain.length - 1 : chain.findLastIndex((r) => Date.parse(r.created_at) < until);
+    if (from < 0 || to < from) return { ok: true, checked: 0, legacy: 0 };
+    const before = chain[from - 1];
+    const v = chainVerifier(this.mac, { prev_hash: before?.record_hash ?? null, keyed: before?.hash_version === 2 });
+    for (const r of chain.slice(from, to + 1)) if (!v.push(plain(r), r.columns ?? auditColumnsOf(r))) break;
+    return v.result(from === 0 && to === chain.length - 1 ? head : null);
   }
 
   /** Direct edits behind the repository's back, as someone with database access could make. */
@@ -77,6 +91,23 @@ export class InMemoryCheckRepository implements CheckRepository {
       const i = chain.findIndex((r) => r.id === checkId);
       const r = chain[i];
       if (r) chain[i] = { ...r, verdict: change(r.verdict) };
+    },
+    setColumns: async (accountId: string, checkId: string, change: ColumnEdit): Promise<void> => {
+      const chain = this.chain(accountId);
+      const i = chain.findIndex((r) => r.id === checkId);
+      const r = chain[i];
+      if (!r) return;
+      const { created_at, ...columns } = change;
+      chain[i] = { ...r, ...(created_at ? { created_at } : {}), columns: { ...(r.columns ?? auditColumnsOf(r)), ...columns } };
+    },
+    rewrite: async (accountId: string, checkId: string, record: AuditRecord): Promise<void> => {
+      const chain = this.chain(accountId);
+      const i = chain.findIndex((r) => r.id === checkId);
+      if (i >= 0) chain[i] = structuredClone(record);
+    },
+    setHead: async (accountId: string, count: number, lastHash: string | null): Promise<void> => {
+      const head = this.heads.get(accountId);
+      if (head) this.heads.set(accountId, { ...head, count, last_hash: lastHash });
     },
     remove: async (accountId: string, checkId: string): Promise<void> => {
       const chain = this.chain(accountId);
@@ -93,13 +124,13 @@ export class InMemoryCheckRepository implements CheckRepository {
     },
   };
 
-  private chain(accountId: string): AuditRecord[] {
+  private chain(accountId: string): Stored[] {
     let c = this.chains.get(accountId);
     if (!c) this.chains.set(accountId, (c = []));
     return c;
   }
 
-  private matching(accountId: string, f: CheckFilters): AuditRecord[] {
+  private matching(accountId: string, f: CheckFilters): Stored[] {
     return (this.chains.get(accountId) ?? []).filter((r) => {
       const at = Date.parse(r.created_at);
       return (!f.type || r.entity.type === f.type)
@@ -108,6 +139,14 @@ export class InMemoryCheckRepository implements CheckRepository {
         && (!f.until || at < f.until.getTime());
     });
   }
+}
+
+type ColumnEdit = Partial<Omit<AuditColumns, "risk_score"> & { risk_score: number; created_at: string }>;
+
+/** The record without the columns a tamper may have set apart from it. */
+function plain(r: Stored): AuditRecord {
+  const { columns: _columns, ...record } = r;
+  return structuredClone(record);
 }
 
 /** Oldest first: created_at, then id byte-wise (as the databases' `COLLATE "C"`). */
