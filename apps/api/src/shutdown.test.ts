@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { openDataSource, scratchDatabase } from "@svc/persistence";
 import { afterAll, describe, expect, it } from "vitest";
+import { TEST_AUDIT_KEY } from "./test-support.js";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const engines = (["pglite", "postgres"] as const).filter((e) => e === "pglite" || process.env.TEST_DATABASE_URL);
@@ -38,7 +39,8 @@ describe.each(engines)("the API process on %s", (engine) => {
     try {
       const env: NodeJS.ProcessEnv = { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", SVC_DATA_DIR: dir };
       for (const k of ["DATABASE_URL", "SVC_BOOTSTRAP_KEY"]) delete env[k];
-      if (pg) env.DATABASE_URL = pg.url;
+      // Server mode seals audit records with a key every replica shares.
+      if (pg) Object.assign(env, { DATABASE_URL: pg.url, SVC_AUDIT_KEY: TEST_AUDIT_KEY });
       const child = spawn(process.execPath, ["--import", "tsx", "apps/api/src/main.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
       children.add(child);
       let stdout = "";
