@@ -1,5 +1,6 @@
+import { resolve } from "node:path";
 import { serve } from "@hono/node-server";
-import { dataDirInUseCause } from "@svc/persistence";
+import { dataDirInUseCause, heldDataDirLock } from "@svc/persistence";
 import { createApp } from "./app.js";
 import { bootstrapAdmin } from "./bootstrap.js";
 import { ConfigError, loadConfig } from "./config.js";
@@ -33,6 +34,8 @@ async function main(): Promise<void> {
   const app = createApp(services);
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
     services.logger.info({ port: info.port, storage: config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}` }, "svc API listening");
+    // A second process on the same data directory is told where this one serves (`--url`).
+    if (!config.DATABASE_URL) heldDataDirLock(resolve(config.SVC_DATA_DIR, "pgdata"))?.note(`http://${localHost(config.HOST)}:${info.port}`);
   });
   tuneHttpServer(server);
   let stopping = false;
@@ -61,6 +64,12 @@ async function main(): Promise<void> {
   };
   process.once("SIGTERM", () => void stop("SIGTERM"));
   process.once("SIGINT", () => void stop("SIGINT"));
+}
+
+/** How a process on this machine reaches a server bound to `host` (any address: loopback). */
+function localHost(host: string): string {
+  if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
 }
 
 main().catch((e: unknown) => {

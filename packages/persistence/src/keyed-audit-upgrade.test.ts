@@ -49,7 +49,8 @@ describe.each(engines)("upgrading to keyed audit hashes on %s", (engine) => {
   it("keeps records written before verifiable (as legacy), seals their head at start-up, and chains new keyed records after them", async () => {
     const keys = new HmacAuditKeyring("the upgrade test's audit key, 32+ chars");
     const repo = new TypeOrmCheckRepository(ds, keys);
-    await ds.undoLastMigration(); // the schema as it was before 1795306500000
+    // The schema as it was before 1795306500000 (later migrations undone first).
+    while (Number(((await ds.query(`SELECT "timestamp" FROM migrations ORDER BY "timestamp" DESC LIMIT 1`)) as { timestamp: string }[])[0]?.timestamp) >= 1795306500000) await ds.undoLastMigration();
     const account = uniqueId("acc");
     const [, second] = await writeLegacyChain(ds, account, 3);
     const edited = uniqueId("acc");
