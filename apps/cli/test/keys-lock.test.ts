@@ -62,9 +62,9 @@ describe.sequential("the embedded database lock, and keys over --url", { timeout
     const [refused, code] = await Promise.all([svc(["keys", "create", "--data-dir", data, "--json"]), new Promise<number | null>((r) => second.once("exit", r))]);
     expect(refused.code).toBe(3);
     expect(refused.stdout).toBe("");
-    expect(refused.stderr).toBe(`error: the data directory ${data} is in use by another svc process (pid ${api.pid}); stop it or use --url http://127.0.0.1:8080 --key <key>\n`);
+    expect(refused.stderr).toBe(`error: the data directory ${data} is in use by another svc process (pid ${api.pid}) serving ${url}; use --url ${url} --key <key> (or SVC_URL/SVC_API_KEY)\n`);
     expect(code).toBe(1);
-    expect(secondErr).toBe(`svc: the data directory ${data} is in use by another svc process (pid ${api.pid}); stop it, or give this server another SVC_DATA_DIR (or DATABASE_URL)\n`);
+    expect(secondErr).toBe(`svc: the data directory ${data} is in use by another svc process (pid ${api.pid}) serving ${url}; stop it, or give this server another SVC_DATA_DIR (or DATABASE_URL)\n`);
 
     // Nothing was written: the admin account still has only its bootstrap key, and the API still answers.
     const res = await fetch(`${url}/v1/keys`, { headers: { "x-api-key": adminKey } });
