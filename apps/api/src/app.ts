@@ -1,11 +1,10 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { InvalidCursorError, checkCoversEntity, openCursor, parseEntity, screenBatch, sealCursor, syncReportedWith, type RiskLevel } from "@svc/core";
+import { InvalidCursorError, checkCoversEntity, openCursor, parseEntity, screenBatch, sealCursor, syncReportedWith, type RiskLevel, type Screened, type Verdict } from "@svc/core";
 import { stringify as stringifySync } from "csv-stringify/sync";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
-import { record } from "./checks.js";
-import { runCheck } from "./checks.js";
+import { record, runCheck } from "./checks.js";
 import { idempotent } from "./idempotency.js";
 import { authenticate, callerOf } from "./middleware/auth.js";
 import { jsonBody } from "./middleware/json-body.js";
@@ -74,9 +73,12 @@ export function createApp(s: ApiServices): OpenAPIHono {
   app.openapi(screenRoute, async (c) => {
     const caller = callerOf(c);
     const body = c.req.valid("json");
-    const result = await idempotent(c, s, caller.accountId, async () => {
+    const result = await idempotent(c, s, caller.accountId, async (claim) => {
+      // A retry of a request that died after storing its check answers that check (already charged).
+      const stored = claim?.recovered ? await s.checks.byIdempotencyKey(caller.accountId, claim.key, claim.recovered.claimed_at) : [];
+      if (stored[0]) return { status: 200, body: stored[0].verdict };
       // An invalid entity or a failure of ours costs nothing: the charge is refunded.
-      const r = await charged(c, s, caller, 1, () => runCheck(s, caller, body));
+      const r = await charged(c, s, caller, 1, () => runCheck(s, caller, body, claim?.key));
       return { status: 200, body: r.verdict };
     });
     return respond(c, result);
@@ -86,28 +88,37 @@ export function createApp(s: ApiServices): OpenAPIHono {
     const caller = callerOf(c);
     const body = c.req.valid("json");
     const requests = body.entities.map((e) => (typeof e === "string" ? { entity_value: e } : e));
-    // Charged up front (the limits stay exact under concurrency); the entities that got no verdict are refunded.
-    const result = await idempotent(c, s, caller.accountId, () => charged(c, s, caller, requests.length, async () => {
-      // All entities in flight at once, so their database lookups coalesce into one statement each.
-      const items = await screenBatch(requests, s.screening, { concurrency: requests.length });
-      const stored = new Set<string>();
-      const writes: Promise<void>[] = [];
-      for (const item of items) {
-        if (item.status !== "ok" || stored.has(item.result.verdict.id)) continue;
-        stored.add(item.result.verdict.id);
-        // Started together, so group commit writes the batch's records in one transaction.
-        writes.push(record(s, caller, requests[item.index] as { entity_value: string; type?: string }, item.result));
-      }
-      await Promise.all(writes);
-      const byLevel: Record<string, number> = {};
-      const results = items.map((item) => {
-        if (item.status === "error") return { index: item.index, status: "error" as const, error: { code: item.error.code, message: item.error.message } };
-        byLevel[item.result.verdict.risk_level] = (byLevel[item.result.verdict.risk_level] ?? 0) + 1;
-        return { index: item.index, status: "ok" as const, result: item.result.verdict };
-      });
-      const ok = results.filter((r) => r.status === "ok").length;
-      return { status: 200, body: { results, summary: { total: results.length, ok, error: results.length - ok, unique: stored.size, by_level: byLevel } } };
-    }, (r) => r.body.summary.error));
+    const result = await idempotent(c, s, caller.accountId, async (claim) => {
+      const run = async (earlier: ReadonlyMap<string, Verdict>) => {
+        // All entities in flight at once, so their database lookups coalesce into one statement each.
+        const items = await screenBatch(requests, s.screening, { concurrency: requests.length });
+        const answer = (r: Screened): Verdict => earlier.get(r.entity.id) ?? r.verdict;
+        const writes = new Map<string, Promise<void>>();
+        for (const item of items) {
+          if (item.status !== "ok" || earlier.has(item.result.entity.id) || writes.has(item.result.verdict.id)) continue;
+          // Started together, so group commit writes the batch's records in one transaction.
+          writes.set(item.result.verdict.id, record(s, caller, requests[item.index] as { entity_value: string; type?: string }, item.result, claim?.key));
+        }
+        await Promise.all(writes.values());
+        const byLevel: Record<string, number> = {};
+        const unique = new Set<string>();
+        const results = items.map((item) => {
+          if (item.status === "error") return { index: item.index, status: "error" as const, error: { code: item.error.code, message: item.error.message } };
+          const verdict = answer(item.result);
+          unique.add(verdict.id);
+          byLevel[verdict.risk_level] = (byLevel[verdict.risk_level] ?? 0) + 1;
+          return { index: item.index, status: "ok" as const, result: verdict };
+        });
+        const ok = results.filter((r) => r.status === "ok").length;
+        return { status: 200, body: { results, summary: { total: results.length, ok, error: results.length - ok, unique: unique.size, by_level: byLevel } } };
+      };
+      // A retry of a request that died after storing some of its checks answers those checks and
+      // stores only the rest; the dead request had already been charged for the whole batch.
+      const earlier = claim?.recovered ? await s.checks.byIdempotencyKey(caller.accountId, claim.key, claim.recovered.claimed_at) : [];
+      if (earlier.length > 0) return run(new Map(earlier.map((r) => [r.entity.id, r.verdict])));
+      // Charged up front (the limits stay exact under concurrency); the entities that got no verdict are refunded.
+      return charged(c, s, caller, requests.length, () => run(new Map()), (r) => r.body.summary.error);
+    });
     return respond(c, result);
   });
 

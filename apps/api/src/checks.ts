@@ -3,17 +3,17 @@ import { entityProblem, problem } from "./problem.js";
 import type { ApiServices } from "./services.js";
 import type { Caller } from "./middleware/auth.js";
 
-/** Screens one entity and commits its audit record before answering. */
-export async function runCheck(s: ApiServices, caller: Caller, request: ScreenRequest & { entity_value: string }): Promise<Screened> {
+/** Screens one entity and commits its audit record (under the request's Idempotency-Key, if any) before answering. */
+export async function runCheck(s: ApiServices, caller: Caller, request: ScreenRequest & { entity_value: string }, idempotencyKey?: string): Promise<Screened> {
   const r = await screenEntity(request, s.screening);
   if (!r.ok) throw problem(entityProblem(r.error));
-  await record(s, caller, request, r);
+  await record(s, caller, request, r, idempotencyKey);
   return r;
 }
 
-export async function record(s: ApiServices, caller: Caller, request: { entity_value: string; type?: string }, r: Screened): Promise<void> {
+export async function record(s: ApiServices, caller: Caller, request: { entity_value: string; type?: string }, r: Screened, idempotencyKey?: string): Promise<void> {
   const v = r.verdict;
-  await s.checks.save(auditRecordOf({ accountId: caller.accountId, actor: { key_id: caller.keyId, channel: "api" }, request, screened: r, now: s.clock.now() }));
+  await s.checks.save(auditRecordOf({ accountId: caller.accountId, actor: { key_id: caller.keyId, channel: "api" }, request, screened: r, now: s.clock.now(), ...(idempotencyKey ? { idempotencyKey } : {}) }));
   // The account's own graph learns from its checks (never the shared one: what one account
   // screens must not move another's verdicts); not part of the audit trail, so updated after.
   s.background.track(learnGraph(s, caller.accountId, r).catch((e: unknown) => s.logger.warn({ err: e, check: v.id }, "graph update failed")));

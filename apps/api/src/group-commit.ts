@@ -49,6 +49,7 @@ export class GroupCommitCheckRepository implements CheckRepository {
 
   saveMany = (records: readonly NewAuditRecord[]) => this.inner.saveMany(records);
   get: CheckRepository["get"] = (a, id) => this.inner.get(a, id);
+  byIdempotencyKey: CheckRepository["byIdempotencyKey"] = (a, k, since) => this.inner.byIdempotencyKey(a, k, since);
   history: CheckRepository["history"] = (a, q) => this.inner.history(a, q);
   exportRows: CheckRepository["exportRows"] = (a, o) => this.inner.exportRows(a, o);
   exportSummaries: CheckRepository["exportSummaries"] = (a, o) => this.inner.exportSummaries(a, o);

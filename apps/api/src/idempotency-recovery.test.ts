@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { ProblemSchema } from "@svc/contracts";
-import { canonicalJson, IDEMPOTENCY_LEASE_MS } from "@svc/core";
+import { auditRecordOf, canonicalJson, IDEMPOTENCY_LEASE_MS, screenEntity, type Verdict } from "@svc/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "./test-support.js";
 
@@ -78,6 +78,71 @@ describe.each(engines)("Idempotency-Key after the request holding it died, on %s
     const again = await post("/v1/screen", body, "k-screen-dead");
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(await again.json()).toEqual(await retry.json());
+  });
+
+  /** What a request that died after committing its checks (but before answering) left stored. */
+  const storedBeforeDying = async (entities: readonly string[], idemKey: string, claimedAt: Date) => {
+    const out: Verdict[] = [];
+    for (const value of entities) {
+      const r = await screenEntity({ entity_value: value }, api.runtime.services.screening);
+      if (!r.ok) throw new Error(`${value} does not parse`);
+      await api.runtime.services.checks.save({
+        ...auditRecordOf({ accountId: a.accountId, actor: { key_id: null, channel: "api" }, request: { entity_value: value }, screened: r, now: new Date(claimedAt.getTime() + 5) }),
+        idempotency_key: idemKey,
+      });
+      out.push(r.verdict);
+    }
+    return out;
+  };
+  const checksWithKey = async (idemKey: string) =>
+    ((await api.runtime.dataSource.query(`SELECT id FROM checks WHERE account_id = $1 AND idempotency_key = $2 ORDER BY id`, [a.accountId, idemKey])) as { id: string }[]).map((r) => r.id);
+  const monthUsed = async () =>
+    ((await (await api.app.request("/v1/usage", { headers: { "x-api-key": a.key } })).json()) as { month: { used: number } }).month.used;
+
+  it("POST /v1/screen: when the dead request had stored its check, the retry answers that check (no second check, no second charge)", async () => {
+    const body = { entity_value: "idem-stored.example.com" };
+    const claimedAt = await diedHolding("/v1/screen", body, "k-screen-stored");
+    const [orphan] = await storedBeforeDying(["idem-stored.example.com"], "k-screen-stored", claimedAt);
+    const used = await monthUsed();
+    const retry = await post("/v1/screen", body, "k-screen-stored");
+    expect(retry.status, await retry.clone().text()).toBe(200);
+    expect(await retry.json()).toEqual(orphan);
+    expect(await checksWithKey("k-screen-stored")).toEqual([orphan?.id]);
+    expect(await monthUsed()).toBe(used);
+    expect(((await (await api.app.request(`/v1/audit/${orphan?.id}`, { headers: { "x-api-key": a.key } })).json()) as { id: string }).id).toBe(orphan?.id);
+  });
+
+  it("POST /v1/screen/batch: the retry answers the checks the dead request stored and stores only the rest", async () => {
+    const entities = ["batch-a.example.com", "batch-b.example.com", "not an entity ::", "batch-c.example.com", "batch-a.example.com"];
+    const body = { entities };
+    const claimedAt = await diedHolding("/v1/screen/batch", body, "k-batch-part");
+    const [first] = await storedBeforeDying(["batch-a.example.com"], "k-batch-part", claimedAt);
+    const used = await monthUsed();
+    const retry = await post("/v1/screen/batch", body, "k-batch-part");
+    expect(retry.status, await retry.clone().text()).toBe(200);
+    const out = (await retry.json()) as { results: { index: number; status: string; result?: Verdict }[]; summary: { ok: number; error: number; unique: number } };
+    expect(out.results[0]?.result).toEqual(first);
+    expect(out.results[4]?.result).toEqual(first);
+    expect(out.results[2]?.status).toBe("error");
+    expect(out.summary).toMatchObject({ ok: 4, error: 1, unique: 3 });
+    const ids = out.results.flatMap((r) => (r.result ? [r.result.id] : []));
+    expect(await checksWithKey("k-batch-part")).toEqual([...new Set(ids)].sort());
+    expect(await monthUsed()).toBe(used);
+    // Each stored check was recorded once: the account's chain still verifies and holds no duplicate.
+    const replay = await post("/v1/screen/batch", body, "k-batch-part");
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(await replay.json()).toEqual(out);
+  });
+
+  it("checks stored under the same key before the claim (the key's previous life) are not taken for the dead request's", async () => {
+    const body = { entity_value: "idem-old.example.com" };
+    const [old] = await storedBeforeDying(["idem-old.example.com"], "k-screen-old", new Date(Date.now() - 25 * 3_600_000));
+    await diedHolding("/v1/screen", body, "k-screen-old");
+    const retry = await post("/v1/screen", body, "k-screen-old");
+    expect(retry.status).toBe(200);
+    const v = (await retry.json()) as Verdict;
+    expect(v.id).not.toBe(old?.id);
+    expect(await checksWithKey("k-screen-old")).toEqual([old?.id, v.id].sort());
   });
 
   it("a key held by a live request (its lease not run out) answers 409 with Retry-After", async () => {

@@ -57,5 +57,10 @@ export interface AuditRecord {
 
 export type AuditHashVersion = 1 | 2;
 
-/** A record before the store has chained it: the store assigns the hashes atomically. */
-export type NewAuditRecord = Omit<AuditRecord, "prev_hash" | "record_hash" | "hash_version" | "hash_key_id">;
+/**
+ * A record before the store has chained it: the store assigns the hashes atomically.
+ * `idempotency_key` is the `Idempotency-Key` of the request that made the check: the store keeps
+ * it beside the record (outside the hash; history and export do not show it) so that a retry of
+ * a request whose process died finds the check instead of making another.
+ */
+export type NewAuditRecord = Omit<AuditRecord, "prev_hash" | "record_hash" | "hash_version" | "hash_key_id"> & { readonly idempotency_key?: string };

@@ -83,6 +83,11 @@ export interface CheckRepository {
    * (group commit: one chain lock and one commit for many checks). All or nothing.
    */
   saveMany(records: readonly NewAuditRecord[]): Promise<AuditRecord[]>;
+  /**
+   * The account's records saved with this `idempotency_key` at or after `since`, oldest first
+   * (what a request that died after claiming the key at `since` had stored).
+   */
+  byIdempotencyKey(accountId: string, key: string, since: Date): Promise<AuditRecord[]>;
   /** The record, or null when it does not exist or belongs to another account. */
   get(accountId: string, checkId: string): Promise<AuditRecord | null>;
   /** Keyset-paginated, newest first. Throws `InvalidCursorError` for a cursor it did not issue. */

@@ -10,6 +10,8 @@ export interface AuditInput {
   readonly request: { readonly entity_value: string; readonly type?: string };
   readonly screened: Screened;
   readonly now: Date;
+  /** The request's `Idempotency-Key`, when it had one. */
+  readonly idempotencyKey?: string;
 }
 
 /**
@@ -32,6 +34,7 @@ export function auditRecordOf(input: AuditInput): NewAuditRecord {
     data_versions: r.data_versions,
     signals: r.signals,
     actor: input.actor,
+    ...(input.idempotencyKey ? { idempotency_key: input.idempotencyKey } : {}),
   };
 }
 

@@ -32,6 +32,8 @@ export interface CheckRow {
   record_hash: string;
   hash_version: AuditHashVersion;
   hash_key_id: string | null;
+  /** The Idempotency-Key of the request that made the check (not hashed, never shown): a retry after a crash finds the check by it. */
+  idempotency_key: string | null;
 }
 
 export const CheckEntity = new EntitySchema<CheckRow>({
@@ -61,10 +63,15 @@ export const CheckEntity = new EntitySchema<CheckRow>({
     record_hash: text(),
     hash_version: integer(),
     hash_key_id: text({ nullable: true }),
+    idempotency_key: idText({ nullable: true }),
   },
   uniques: [{ name: "checks_account_seq_key", columns: ["account_id", "seq"] }],
   // Created by the migration as (account_id, created_at DESC, id DESC): history reads it forwards, export backwards.
-  indices: [{ name: "checks_account_created_idx", columns: ["account_id", "created_at", "id"], synchronize: false }],
+  indices: [
+    { name: "checks_account_created_idx", columns: ["account_id", "created_at", "id"], synchronize: false },
+    // Partial (WHERE idempotency_key IS NOT NULL), created by the migration.
+    { name: "checks_account_idempotency_idx", columns: ["account_id", "idempotency_key"], synchronize: false },
+  ],
 });
 
 /** The end of an account's chain; its row lock serialises saves for that account. `mac` seals the head with the audit key. */

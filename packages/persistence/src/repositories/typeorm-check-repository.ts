@@ -1,4 +1,4 @@
-import type { DataSource } from "typeorm";
+import { MoreThanOrEqual, type DataSource } from "typeorm";
 import {
   EXPORT_BATCH, HISTORY_LIMIT, chainVerifier, clampInt, decodeCursor, encodeCursor, sealChainHead, sealRecord,
   type AuditColumns, type AuditExportRow, type AuditMac, type AuditRecord, type ChainHead, type ChainVerification, type CheckFilters,
@@ -11,7 +11,7 @@ const VERIFY_BATCH = 1_000;
 const CHECK_COLUMNS = [
   "id", "account_id", "seq", "created_at", "entity_type", "entity_value", "entity_id", "risk_score", "risk_level",
   "confidence", "channel", "actor_key_id", "request", "entity", "verdict", "source_outcomes", "ruleset",
-  "data_versions", "signals", "prev_hash", "record_hash", "hash_version", "hash_key_id",
+  "data_versions", "signals", "prev_hash", "record_hash", "hash_version", "hash_key_id", "idempotency_key",
 ] as const satisfies readonly (keyof CheckRow)[];
 const JSON_COLUMNS: ReadonlySet<string> = new Set(["request", "entity", "verdict", "source_outcomes", "data_versions", "signals"]);
 
@@ -31,7 +31,7 @@ export class TypeOrmCheckRepository implements CheckRepository {
       )) as { seq: number; last_hash: string | null }[];
       if (!head) throw new Error("chain head upsert returned no row");
       const sealed = sealRecord(record, head.last_hash, this.mac);
-      const row = toRow(sealed, head.seq);
+      const row = toRow(sealed, head.seq, record.idempotency_key);
       await m.query(
         `INSERT INTO checks (${CHECK_COLUMNS.join(", ")})
          VALUES (${CHECK_COLUMNS.map((c, i) => `$${i + 1}${JSON_COLUMNS.has(c) ? "::jsonb" : ""}`).join(", ")})`,
@@ -65,7 +65,7 @@ export class TypeOrmCheckRepository implements CheckRepository {
         const s = sealRecord(r, prev, this.mac);
         prev = s.record_hash;
         sealed.push(s);
-        const row = toRow(s, startSeq + k);
+        const row = toRow(s, startSeq + k, r.idempotency_key);
         const base = params.length;
         tuples.push(`(${CHECK_COLUMNS.map((c, i) => `$${base + i + 1}${JSON_COLUMNS.has(c) ? "::jsonb" : ""}`).join(", ")})`);
         for (const c of CHECK_COLUMNS) params.push(JSON_COLUMNS.has(c) ? JSON.stringify(row[c]) : row[c]);
@@ -101,6 +101,14 @@ export class TypeOrmCheckRepository implements CheckRepository {
   private async updateHead(m: { query(sql: string, params: unknown[]): Promise<unknown> }, accountId: string, count: number, lastHash: string | null): Promise<void> {
     const h = sealChainHead({ account_id: accountId, count, last_hash: lastHash }, this.mac);
     await m.query(`UPDATE check_chain_heads SET last_hash = $2, mac = $3, mac_key_id = $4 WHERE account_id = $1`, [accountId, lastHash, h.mac, h.mac_key_id]);
+  }
+
+  async byIdempotencyKey(accountId: string, key: string, since: Date): Promise<AuditRecord[]> {
+    const rows = await this.ds.getRepository(CheckEntity).find({
+      where: { account_id: accountId, idempotency_key: key, created_at: MoreThanOrEqual(since) },
+      order: { created_at: "ASC", id: "ASC" },
+    });
+    return rows.map(toRecord);
   }
 
   async get(accountId: string, checkId: string): Promise<AuditRecord | null> {
@@ -277,7 +285,7 @@ class Where {
   }
 }
 
-function toRow(r: AuditRecord, seq: number): CheckRow {
+function toRow(r: AuditRecord, seq: number, idempotencyKey: string | undefined): CheckRow {
   return {
     id: r.id,
     account_id: r.account_id,
@@ -302,6 +310,7 @@ function toRow(r: AuditRecord, seq: number): CheckRow {
     record_hash: r.record_hash,
     hash_version: r.hash_version,
     hash_key_id: r.hash_key_id,
+    idempotency_key: idempotencyKey ?? null,
   };
 }
 

@@ -53,6 +53,26 @@ export function checkRepositoryContract(name: string, make: () => Promise<CheckR
       return out;
     };
 
+    it("finds what a request stored under its Idempotency-Key since it claimed the key, and nothing of another key, time or account", async () => {
+      const other = uniqueId("acc");
+      await f.repo.save({ ...anAuditRecord({ account_id: account, created_at: at(1) }), idempotency_key: "k-1" });
+      const [first] = await f.repo.saveMany([
+        { ...anAuditRecord({ account_id: account, created_at: at(5) }), idempotency_key: "k-1" },
+        { ...anAuditRecord({ account_id: account, created_at: at(6) }), idempotency_key: "k-1" },
+      ]);
+      await f.repo.save({ ...anAuditRecord({ account_id: account, created_at: at(7) }), idempotency_key: "k-2" });
+      await f.repo.save(anAuditRecord({ account_id: account, created_at: at(8) }));
+      await f.repo.save({ ...anAuditRecord({ account_id: other, created_at: at(9) }), idempotency_key: "k-1" });
+      const found = await f.repo.byIdempotencyKey(account, "k-1", new Date(at(5)));
+      expect(found.map((r) => r.created_at)).toEqual([at(5), at(6)]);
+      expect(found[0]).toEqual(first);
+      // The key is kept beside the record, outside it: the record and its chain are as without it.
+      expect(found[0]).not.toHaveProperty("idempotency_key");
+      expect((await f.repo.verifyChain(account)).ok).toBe(true);
+      expect(await f.repo.byIdempotencyKey(account, "k-3", new Date(at(0)))).toEqual([]);
+      expect(await f.repo.byIdempotencyKey(other, "k-2", new Date(at(0)))).toEqual([]);
+    });
+
     it("chains records: the first has no prev_hash, each next one points at the previous hash", async () => {
       const [a, b, c] = await saveMany(3);
       expect(a?.prev_hash).toBeNull();

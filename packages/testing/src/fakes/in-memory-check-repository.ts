@@ -13,6 +13,8 @@ export class InMemoryCheckRepository implements CheckRepository {
   private readonly chains = new Map<string, Stored[]>();
   private readonly heads = new Map<string, ChainHead>();
   private readonly ids = new Set<string>();
+  /** Check id → the Idempotency-Key it was saved with. */
+  private readonly idempotencyKeys = new Map<string, string>();
 
   constructor(private readonly mac: AuditMac = testAuditMac()) {}
 
@@ -25,6 +27,7 @@ export class InMemoryCheckRepository implements CheckRepository {
     const head = this.heads.get(record.account_id);
     const sealed = sealRecord(structuredClone(record), head?.last_hash ?? null, this.mac);
     this.ids.add(sealed.id);
+    if (record.idempotency_key) this.idempotencyKeys.set(sealed.id, record.idempotency_key);
     this.chain(record.account_id).push(sealed);
     this.heads.set(record.account_id, sealChainHead({ account_id: record.account_id, count: (head?.count ?? 0) + 1, last_hash: sealed.record_hash }, this.mac));
     return structuredClone(sealed);
@@ -36,6 +39,13 @@ export class InMemoryCheckRepository implements CheckRepository {
     if (new Set(records.map((r) => r.account_id)).size > 1) throw new Error("saveMany takes one account's records");
     // Synchronous: no other save can slip in between the group's records.
     return records.map((r) => this.saveNow(r));
+  }
+
+  async byIdempotencyKey(accountId: string, key: string, since: Date): Promise<AuditRecord[]> {
+    return (this.chains.get(accountId) ?? [])
+      .filter((r) => this.idempotencyKeys.get(r.id) === key && Date.parse(r.created_at) >= since.getTime())
+      .sort(order)
+      .map(plain);
   }
 
   async get(accountId: string, checkId: string): Promise<AuditRecord | null> {
