@@ -111,6 +111,35 @@ it("drains: requests in flight are answered (Connection: close), idle keep-alive
   }
 });
 
+it("drain answers a request that comes after it stopped taking new work 503 server.shutting_down, and keeps listening until the work in flight is done", { timeout: 20_000 }, async () => {
+  let started = 0;
+  const app = new Hono().get("/slow", async (c) => {
+    started++;
+    await new Promise((r) => setTimeout(r, 1_500));
+    return c.json({ ok: true });
+  });
+  const { server, port } = await listen(app);
+  try {
+    const running = request(port, "/slow");
+    while (started < 1) await new Promise((r) => setTimeout(r, 5));
+    const drained = drainHttpServer(server, 10_000);
+    // Past the quiet period, while the first request still runs: the listener is open, new work is refused by answer.
+    await new Promise((r) => setTimeout(r, 700));
+    expect(server.listening).toBe(true);
+    const late = await request(port, "/slow");
+    expect(late.status).toBe(503);
+    expect(late.headers["retry-after"]).toBe("1");
+    expect(late.headers["content-type"]).toContain("application/problem+json");
+    expect(JSON.parse(late.body)).toMatchObject({ code: "server.shutting_down", retryable: true });
+    expect(started).toBe(1);
+    expect((await running).status).toBe(200);
+    expect(await drained).toBe(true);
+    expect(server.listening).toBe(false);
+  } finally {
+    server.closeAllConnections();
+  }
+});
+
 it("drain cuts requests still running after the grace period", { timeout: 10_000 }, async () => {
   const { server, port } = await listen(new Hono().get("/stuck", () => new Promise<Response>(() => undefined)));
   const stuck = request(port, "/stuck").then(() => "answered", (e: NodeJS.ErrnoException) => e.code);

@@ -12,9 +12,9 @@ export const KEEP_ALIVE_MS = 65_000;
 /** A connection accepted but silent this long during a drain is closed (its client sent nothing). */
 const SILENT_CONNECTION_MS = 2_000;
 /**
- * A drain keeps accepting until no connection has come for this long (at most ACCEPT_MAX_MS):
- * closing the listening socket resets the connections the kernel has queued for it but the
- * event loop has not accepted yet, and their clients have already sent their requests.
+ * A drain serves new requests until none has come for this long (at most ACCEPT_MAX_MS); after
+ * that, new requests are answered 503 (nothing done, safe to retry elsewhere) until the listening
+ * socket closes.
  */
 const ACCEPT_QUIET_MS = 250;
 const ACCEPT_MAX_MS = 5_000;
@@ -27,6 +27,8 @@ interface ConnectionState {
 
 interface DrainState {
   draining: boolean;
+  /** New requests are answered 503 instead of run. */
+  refusing: boolean;
   accepted: number;
   readonly inFlight: Set<ServerResponse>;
   readonly connections: Map<Socket, ConnectionState>;
@@ -34,22 +36,27 @@ interface DrainState {
 
 const states = new WeakMap<Server, DrainState>();
 
+const newState = (): DrainState => ({ draining: false, refusing: false, accepted: 0, inFlight: new Set(), connections: new Map() });
+
+/** Call once the app's request listener is attached (after `serve`). */
 export function tuneHttpServer(server: unknown): void {
   const s = server as Server;
   s.keepAliveTimeout = KEEP_ALIVE_MS;
   s.headersTimeout = KEEP_ALIVE_MS + 1_000;
-  const state: DrainState = { draining: false, accepted: 0, inFlight: new Set(), connections: new Map() };
+  const state = newState();
   states.set(s, state);
   s.on("connection", (socket: Socket) => {
     state.accepted++;
     state.connections.set(socket, { acceptedAt: Date.now(), busy: false, served: 0 });
     socket.once("close", () => state.connections.delete(socket));
   });
-  // Ahead of the app's listener: every response in flight is known, so a drain can mark it.
-  s.prependListener("request", (req: IncomingMessage, res: ServerResponse) => {
+  // In front of the app's listeners: every response in flight is known, so a drain can mark it,
+  // and once a drain refuses new work the app never sees the request.
+  const app = s.listeners("request") as ((req: IncomingMessage, res: ServerResponse) => void)[];
+  s.removeAllListeners("request");
+  s.on("request", (req: IncomingMessage, res: ServerResponse) => {
     const conn = state.connections.get(req.socket as Socket);
     if (conn) conn.busy = true;
-    state.inFlight.add(res);
     res.once("close", () => {
       state.inFlight.delete(res);
       if (conn) {
@@ -57,22 +64,31 @@ export function tuneHttpServer(server: unknown): void {
         conn.served++;
       }
     });
+    if (state.refusing) {
+      refuseShuttingDown(req, res);
+      return;
+    }
+    state.inFlight.add(res);
     if (state.draining) res.setHeader("connection", "close");
+    for (const listener of app) listener.call(s, req, res);
   });
   s.on("clientError", (err: NodeJS.ErrnoException, socket: Duplex) => answerClientError(err, socket));
 }
 
 /**
- * Stops the server gracefully: it keeps accepting until connections stop coming (ACCEPT_QUIET_MS),
- * then refuses new ones ("connection refused"); every request accepted runs to its end and is
- * answered, with `Connection: close`; a
- * connection accepted just before whose request is still on its way gets it answered too; idle
- * keep-alive connections are closed. After `graceMs` whatever is still open is cut.
+ * Stops the server gracefully. It keeps serving while requests keep coming (until none has come
+ * for ACCEPT_QUIET_MS, at most ACCEPT_MAX_MS), then answers new ones 503 `server.shutting_down`
+ * (Retry-After: 1; nothing was done). Every request it took runs to its end and is answered, with
+ * `Connection: close`; a connection accepted whose request is still on its way gets it answered
+ * too; idle keep-alive connections are closed. The listening socket closes only when nothing is
+ * left in flight, so the close happens while the event loop is idle: closing it resets the
+ * connections the kernel has queued but the loop has not accepted yet, and a loop busy with
+ * requests would leave a wide window for that. After `graceMs` whatever is still open is cut.
  * Resolves true when everything finished in time.
  */
 export function drainHttpServer(server: unknown, graceMs: number): Promise<boolean> {
   const s = server as Server;
-  const state = states.get(s) ?? { draining: false, accepted: 0, inFlight: new Set<ServerResponse>(), connections: new Map<Socket, ConnectionState>() };
+  const state = states.get(s) ?? newState();
   state.draining = true;
   for (const res of state.inFlight) if (!res.headersSent) res.setHeader("connection", "close");
   return new Promise((resolve) => {
@@ -85,7 +101,10 @@ export function drainHttpServer(server: unknown, graceMs: number): Promise<boole
         if (!c.busy && (c.served > 0 || now - c.acceptedAt >= SILENT_CONNECTION_MS)) socket.destroy();
       }
     };
-    const sweeper = setInterval(sweep, 25);
+    // In the check phase, right after a poll phase has read what the sockets hold: a request that
+    // arrived while the event loop was busy is parsed (its connection marked busy) before the
+    // sweep could take its connection for a silent one.
+    const sweeper = setInterval(() => setImmediate(sweep), 25);
     const force = setTimeout(() => {
       inTime = false;
       s.closeAllConnections();
@@ -94,16 +113,19 @@ export function drainHttpServer(server: unknown, graceMs: number): Promise<boole
     let seen = state.accepted;
     let quietSince = started;
     // Decided in the check phase, right after a poll phase has accepted whatever was queued.
-    const maybeStopAccepting = () => {
+    const next = (step: () => void) => setTimeout(() => setImmediate(step), 10);
+    const maybeRefuse = () => {
       const now = Date.now();
       if (state.accepted !== seen) {
         seen = state.accepted;
         quietSince = now;
       }
-      if (now - quietSince < ACCEPT_QUIET_MS && now - started < Math.min(ACCEPT_MAX_MS, graceMs / 2)) {
-        setTimeout(() => setImmediate(maybeStopAccepting), 10);
-        return;
-      }
+      if (now - quietSince < ACCEPT_QUIET_MS && now - started < Math.min(ACCEPT_MAX_MS, graceMs / 2)) return next(maybeRefuse);
+      state.refusing = true;
+      next(maybeClose);
+    };
+    const maybeClose = () => {
+      if (state.inFlight.size > 0 && inTime) return next(maybeClose);
       // net.Server's close, not http.Server's: the latter also drops every connection without a
       // request in progress at once, including one whose request has arrived but is not read yet.
       net.Server.prototype.close.call(s, () => {
@@ -112,9 +134,28 @@ export function drainHttpServer(server: unknown, graceMs: number): Promise<boole
         resolve(inTime);
       });
     };
-    setImmediate(maybeStopAccepting);
-    sweep();
+    setImmediate(maybeRefuse);
+    setImmediate(sweep);
   });
+}
+
+/**
+ * Answers 503 once the request's body has been read: closing a socket with unread data in it
+ * sends a reset, and the client would lose the answer that nothing was done.
+ */
+function refuseShuttingDown(req: IncomingMessage, res: ServerResponse): void {
+  req.once("end", () => answerShuttingDown(res));
+  req.once("error", () => res.destroy());
+  req.resume();
+}
+
+function answerShuttingDown(res: ServerResponse): void {
+  const body = JSON.stringify({
+    type: "https://svc.dev/problems/server.shutting_down", title: "Shutting down", status: 503,
+    detail: "This server is shutting down and did not run the request; retry it.", code: "server.shutting_down", request_id: "unknown", retryable: true,
+  });
+  res.writeHead(503, { "content-type": "application/problem+json", "content-length": Buffer.byteLength(body), "retry-after": "1", connection: "close" });
+  res.end(body);
 }
 
 /**
