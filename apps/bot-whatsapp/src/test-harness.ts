@@ -161,7 +161,16 @@ export function statusDelivery(statuses: readonly Record<string, unknown>[]): Re
   };
 }
 
-export const sign = (body: string, secret = APP_SECRET): string => `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
+/**
+ * `X-Hub-Signature-256` as Meta computes it: HMAC-SHA256 with the app secret over the payload
+ * with non-ASCII characters escaped as lower-case `\\uXXXX` (developers.facebook.com/docs/
+ * messenger-platform/webhooks#validate-payloads), whatever bytes the body travels as.
+ */
+export function sign(body: string, secret = APP_SECRET): string {
+  // eslint-disable-next-line no-control-regex -- every code unit above ASCII, surrogate halves included
+  const escaped = body.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return `sha256=${createHmac("sha256", secret).update(escaped).digest("hex")}`;
+}
 
 // ------------------------------------------------------------------ the bot on 127.0.0.1
 
