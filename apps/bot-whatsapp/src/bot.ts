@@ -71,6 +71,21 @@ export interface WhatsAppApp {
   handle(event: InboundEvent): Promise<EventResult>;
 }
 
+/** `!svc` alone or `!svc help`: the platform-4 commands of SPEC.md, not every kernel command. */
+const HELP: Block[] = [
+  heading("svc: scam checks for WhatsApp groups"),
+  text("I check links, domains, wallets, e-mails and phone numbers posted in a connected group and warn under risky ones, with the reason and how to appeal. Message text is never stored. Needs the Starter plan or higher."),
+  list([
+    "!svc connect <api_key>: connect this group to your plan (the first to connect becomes its admin)",
+    "!svc status: show monitoring status",
+    "!svc monitor / !svc unmonitor: start or stop monitoring (admins)",
+    "!svc policy notify: set the action policy (admins; WhatsApp allows warnings only)",
+    "!svc report <entity>: report a suspected scam",
+    "!svc admin add <phone>: add an admin (admins)",
+  ]),
+  note("In a private chat, send me a link, wallet or number and I reply with a verdict. I never ask for codes, seed phrases or payments."),
+];
+
 const ADMIN_ADD = /^\s*!svc\s+admin\s+add\s+([+\d][\d\s().-]{0,40})$/iu;
 
 /** `+1 (415) 555-0100`, `0044 20…` → digits of an E.164 number, as WhatsApp ids are written. */
@@ -154,6 +169,7 @@ export function createWhatsAppApp(deps: WhatsAppAppDeps): WhatsAppApp {
     if (!parsed.ok) return void (await kernel.onCommand(ctx, parsed));
     const cmd = parsed.command;
     if (cmd.name === "admin_add") return adminAdd(ctx, cmd.phone);
+    if (cmd.name === "start") return say(ctx, ...HELP);
     if (cmd.name === "subscribe" || cmd.name === "refund") {
       return say(ctx, text("WhatsApp has no in-app purchases: an admin binds a paid plan with !svc connect <api_key>."));
     }

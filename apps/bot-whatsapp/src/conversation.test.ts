@@ -30,6 +30,7 @@ type Step = readonly [who: Member, says: string, expect: RegExp | "silence", whe
 /** The WhatsApp part of SPEC.md's platform-4 table, in the order a new group meets the bot. */
 const SCRIPT: readonly Step[] = [
   [BOB, "hello everyone, see https://paypa1.com/login", "silence"],
+  [BOB, "!svc", /!svc connect <api_key>[\s\S]*!svc admin add <phone>/u],
   [BOB, "!svc report paypa1.com", /needs the starter plan or higher/u],
   [BOB, "!svc monitor", /is for the admins/u],
   [BOB, "!svc connect svc_live_not-a-key", /not a valid API key/u],

@@ -7,7 +7,7 @@ import { createHmac } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
-import { InMemoryScreening, ManualClock, type PlanResolver } from "@svc/bot-kernel";
+import { InMemoryScreening, ManualClock, type PlanResolver, type ScreeningPort } from "@svc/bot-kernel";
 import { openDataSource, scratchDatabase, type ScratchDatabase } from "@svc/persistence";
 import type { DataSource } from "typeorm";
 import { Writable } from "node:stream";
@@ -194,7 +194,7 @@ export interface Harness {
 export type Engine = "pglite" | "postgres";
 export const ENGINES: readonly Engine[] = (["pglite", "postgres"] as const).filter((e) => e === "pglite" || process.env.TEST_DATABASE_URL);
 
-export async function startHarness(opts: { engine?: Engine; plans?: PlanResolver; env?: Record<string, string> } = {}): Promise<Harness> {
+export async function startHarness(opts: { engine?: Engine; plans?: PlanResolver; env?: Record<string, string>; screening?: ScreeningPort } = {}): Promise<Harness> {
   const graph = await FakeGraphApi.start();
   const pg: ScratchDatabase | null = opts.engine === "postgres" ? await scratchDatabase(process.env.TEST_DATABASE_URL as string, "svc_wa") : null;
   const dataSource: DataSource = await openDataSource(pg ? { url: pg.url } : { dataDir: "memory://" });
@@ -223,7 +223,7 @@ export async function startHarness(opts: { engine?: Engine; plans?: PlanResolver
   });
   const retries: (() => void)[] = [];
   const runtime = await buildRuntime(config, {
-    screening,
+    screening: opts.screening ?? screening,
     clock,
     dataSource,
     logDestination,
