@@ -102,8 +102,11 @@ describe.each(ENGINES)("WhatsApp conversation (%s)", (engine) => {
     const dump = await h.dump();
     expect(dump).toContain("wamid.IN1");
     for (const words of SECRET_WORDS) expect(dump).not.toContain(words);
-    // The API key itself is never stored either (only its hash).
+    // The API key itself is never stored either (only its hash), and the log carries neither.
     expect(dump).not.toContain(KEY);
+    const logged = JSON.stringify(h.logs);
+    for (const words of SECRET_WORDS) expect(logged).not.toContain(words);
+    expect(logged).not.toContain(KEY);
   });
 
   it("handles message status callbacks: counted, failures logged, nothing sent back", async () => {
