@@ -1,8 +1,12 @@
+import { InMemoryPlanResolver } from "@svc/bot-kernel";
+import { apiKeyFromSecret } from "@svc/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_SECRET, messagesDelivery, sign, startHarness, VERIFY_TOKEN, type Harness } from "./test-harness.js";
 
 const GROUP_ID = "120363999999999999";
 const MEMBER = { from: "14155550199", name: "Mallory" };
+const FREE_KEY = apiKeyFromSecret("f".repeat(40));
+const STARTER_KEY = apiKeyFromSecret("s".repeat(40));
 
 /**
  * The webhook over real HTTP on 127.0.0.1 (PGlite stores, fake Graph API): Meta's verification
@@ -15,7 +19,7 @@ describe("WhatsApp webhook", () => {
   const seenRows = async (): Promise<number> => Number(((await h.runtime.dataSource.query(`SELECT count(*)::int AS n FROM bot_seen_events`)) as { n: number }[])[0]?.n);
 
   beforeAll(async () => {
-    h = await startHarness({ env: { WHATSAPP_MAX_BODY_BYTES: "4096" } });
+    h = await startHarness({ env: { WHATSAPP_MAX_BODY_BYTES: "4096" }, plans: new InMemoryPlanResolver().add(FREE_KEY, "free").add(STARTER_KEY, "starter") });
   }, 60_000);
   afterAll(() => h?.close());
 
@@ -140,5 +144,21 @@ describe("WhatsApp webhook", () => {
     expect(h.graph.sent().slice(before).map((s) => s.to)).toEqual(["14155550001", "14155550002"]);
     const other = await h.deliver(messagesDelivery([{ id: nextId(), from: "14155550003", body: "paypa1.com" }], "999999999"));
     expect(await other.json()).toMatchObject({ handled: 0, ignored: 1 });
+  });
+
+  it("lets only a Starter key make its sender the owner of a new group", async () => {
+    const group = "120363555555555555";
+    const say = async (from: string, body: string): Promise<string[]> => {
+      const before = h.graph.sent().length;
+      expect((await h.deliver(messagesDelivery([{ id: nextId(), from, name: "X", groupId: group, body }]))).status).toBe(200);
+      return h.graph.sent().slice(before).map((x) => x.text);
+    };
+    const owners = async () => (await h.runtime.dataSource.query(`SELECT user_id, role FROM bot_chat_admins WHERE chat_id = $1`, [`group:${group}`])) as unknown[];
+    expect((await say("14155550111", `!svc connect ${FREE_KEY}`)).join()).toMatch(/free plan; the WhatsApp bot needs starter or higher/u);
+    expect(await owners()).toEqual([]);
+    expect((await say("14155550111", "!svc monitor")).join()).toMatch(/is for the admins/u);
+    expect((await say("14155550112", `!svc connect ${STARTER_KEY}`)).join("\n")).toMatch(/now uses the starter plan[\s\S]*you are its admin/u);
+    expect(await owners()).toEqual([{ user_id: "14155550112", role: "owner" }]);
+    expect((await say("14155550112", "!svc status")).join()).toMatch(/Monitoring: on \(policy notify\)/u);
   });
 });
