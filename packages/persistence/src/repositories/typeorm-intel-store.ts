@@ -105,6 +105,6 @@ function candidatesOf(entity: Entity): { type: string; value: string; on: "exact
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function toRecord(r: IntelRow): IntelRecord {
-  const base = { type: r.type, value: r.value, list: r.list, label: r.label, source: r.source };
+  const base = { type: r.type, value: r.value, list: r.list, label: r.label, source: r.source, ...(r.version ? { version: r.version } : {}) };
   return r.added_at ? { ...base, added_at: iso(r.added_at) } : base;
 }
