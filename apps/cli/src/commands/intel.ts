@@ -29,7 +29,68 @@ export function intelCommand(program: Command, ctx: Context): void {
     .command("intel")
     .summary("import allow/block lists into the local database")
     .description("Curated intel: allow and block lists consulted by every check (the bundled official brand domains are always allowed).")
-    .addHelpText("after", examples("svc intel import blocklist.txt --format plain --source my-soc", "svc intel import hosts.txt --format hosts --source urlhaus@2026-11-20", "svc intel import config.json --format eth-phishing-detect --source eth-phishing-detect"));
+    .addHelpText("after", examples("svc intel import blocklist.txt --format plain --source my-soc", "svc intel import hosts.txt --format hosts --source urlhaus@2026-11-20", "svc intel import config.json --format eth-phishing-detect --source eth-phishing-detect", "SVC_FEEDS=feeds.json svc intel sync"));
+
+  addDataDirOption(
+    intel
+      .command("sync")
+      .description(
+        "Fetch the live feeds configured in SVC_FEEDS (docs/feeds.md) and replace each feed's entries with its current content, in one transaction per feed. " +
+          "A feed that did not change (304, same content) is left as it is; one that fails (unreachable, HTTP error, timeout, malformed, too large) keeps its old entries. Exits 3 when any feed failed.",
+      )
+      .option("--feed <name...>", "only these feeds (default: all)")
+      .option("--force", "fetch without If-None-Match/If-Modified-Since")
+      .option("--json", "print the results as JSON"),
+  )
+    .addHelpText("after", examples("SVC_FEEDS=./feeds.json svc intel sync", "svc intel sync --feed ofac-sdn --force --json"))
+    .action(async (o: { feed?: string[]; force?: boolean; json?: boolean; dataDir?: string }) => {
+      const io = ctx.io;
+      await withLocal(io, o, async (local) => {
+        const { T } = await import("../local.js");
+        const feeds = local.runtime.container.get(T.Feeds);
+        if (feeds.definitions.length === 0) throw new CliError("No feeds are configured.", EXIT.usage, "Set SVC_FEEDS to a JSON array of feeds or the path of a JSON file (see docs/feeds.md).");
+        let results;
+        try {
+          results = await feeds.syncAll({ ...(o.feed ? { only: o.feed } : {}), force: o.force === true });
+        } catch (e) {
+          if (e instanceof RangeError) throw new CliError(e.message, EXIT.usage);
+          throw e;
+        }
+        if (o.json) await write(io.stdout, `${JSON.stringify(results, null, 2)}\n`);
+        else {
+          const n = (x: number): string => x.toLocaleString("en-US");
+          const lines = results.map((r) => {
+            if (r.status === "failed") return `${r.feed}: FAILED (${r.error?.code}): ${r.error?.message}; its ${n(r.entries)} entries are kept`;
+            if (r.status === "not_modified" || r.status === "unchanged") return `${r.feed}: unchanged (${r.status === "not_modified" ? "not modified" : "same content"}), ${n(r.entries)} entries, version ${r.version ?? "-"}`;
+            return `${r.feed}: ${n(r.entries)} entries, version ${r.version}: ${n(r.added)} added, ${n(r.removed)} removed, ${n(r.unchanged)} unchanged, ${n(r.skipped)} skipped`;
+          });
+          await write(io.stdout, `${lines.join("\n")}\n`);
+          for (const r of results) for (const why of r.skipped_sample.slice(0, 5)) io.stderr.write(`${r.feed}: skipped ${why}\n`);
+        }
+        if (results.some((r) => r.status === "failed")) ctx.exit(EXIT.unavailable);
+      });
+    });
+
+  addDataDirOption(
+    intel
+      .command("feeds")
+      .description("The live feeds configured in SVC_FEEDS and their state: entries, version, when last synced and checked, the last error.")
+      .option("--json", "print as JSON"),
+  ).action(async (o: { json?: boolean; dataDir?: string }) => {
+    const io = ctx.io;
+    await withLocal(io, o, async (local) => {
+      const { T } = await import("../local.js");
+      const status = await local.runtime.container.get(T.Feeds).status();
+      const rows = status.map(({ definition: d, state: s }) => ({
+        name: d.name, format: d.format, url: d.url, entries: s?.entries ?? 0, version: s?.version ?? null,
+        synced_at: s?.synced_at?.toISOString() ?? null, checked_at: s?.checked_at?.toISOString() ?? null, last_error: s?.last_error ?? null,
+      }));
+      if (o.json) return void (await write(io.stdout, `${JSON.stringify(rows, null, 2)}\n`));
+      if (rows.length === 0) return void (await write(io.stdout, "No feeds are configured (SVC_FEEDS, see docs/feeds.md).\n"));
+      const text = rows.map((r) => `${r.name} (${r.format}) ${r.url}\n  ${r.entries.toLocaleString("en-US")} entries, version ${r.version ?? "-"}, synced ${r.synced_at ?? "never"}, checked ${r.checked_at ?? "never"}${r.last_error ? `\n  last error: ${r.last_error}` : ""}`);
+      await write(io.stdout, `${text.join("\n")}\n`);
+    });
+  });
 
   addDataDirOption(
     intel
