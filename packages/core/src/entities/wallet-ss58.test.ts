@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseEntity } from "./parse-entity.js";
+import { sameAccountAddresses, ss58Encode } from "./wallet.js";
 
 // The well-known development account "Alice" (sr25519 //Alice) on three SS58 networks.
 const ALICE = "0xd43593c715fdd31c61141abd04a99fd6822c8558854ccde39a5684e7a56da27d";
@@ -44,5 +45,30 @@ describe("Substrate SS58 addresses", () => {
     expect(parseEntity("So11111111111111111111111111111111111111112").ok).toBe(true);
     const short = parseEntity(ALICE_GENERIC.slice(0, 46), { type: "wallet" });
     expect(short.ok ? "ok" : short.error.code).not.toBe("ok");
+  });
+
+  it("encodes an account on any network, the inverse of parsing", () => {
+    expect(ss58Encode(ALICE, 0)).toBe(ALICE_POLKADOT);
+    expect(ss58Encode(ALICE, 2)).toBe(ALICE_KUSAMA);
+    expect(ss58Encode(ALICE, 42)).toBe(ALICE_GENERIC);
+    const twoByte = parseEntity("yGHU8YKprxHbHdEv7oUK4rzMZXtsdhcXVG2CAMyC9WhzhjH2k");
+    if (!twoByte.ok) throw new Error("unreachable");
+    expect(ss58Encode(String(twoByte.entity.attributes.account_id), 255)).toBe("yGHU8YKprxHbHdEv7oUK4rzMZXtsdhcXVG2CAMyC9WhzhjH2k");
+    for (const prefix of [7, 63, 64, 1284, 16_383]) {
+      const a = ss58Encode(ALICE, prefix) as string;
+      const r = parseEntity(a, { type: "wallet" });
+      expect(r.ok && r.entity.attributes, `prefix ${prefix}`).toMatchObject({ ss58_prefix: prefix, account_id: ALICE });
+    }
+    expect(ss58Encode("0x1234", 0)).toBeNull();
+    expect(ss58Encode(ALICE, 46)).toBeNull();
+    expect(ss58Encode(ALICE, 16_384)).toBeNull();
+  });
+
+  it("names the same account on Polkadot, Kusama and generic Substrate", () => {
+    const r = parseEntity(ALICE_KUSAMA);
+    if (!r.ok) throw new Error("unreachable");
+    expect(sameAccountAddresses(r.entity.attributes)).toEqual([ALICE_POLKADOT, ALICE_KUSAMA, ALICE_GENERIC]);
+    const eth = parseEntity("0x7F367cC41522cE07553e823bf3be79A889DEbe1B");
+    expect(eth.ok && sameAccountAddresses(eth.entity.attributes)).toEqual([]);
   });
 });

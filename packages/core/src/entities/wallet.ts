@@ -195,6 +195,40 @@ function parseSs58(s: string): TypedParse | undefined {
   });
 }
 
+/** The SS58 address of a 32/33-byte account (hex, `0x` optional) on network `prefix` (0–16383); null when either is out of range. */
+export function ss58Encode(accountIdHex: string, prefix: number): string | null {
+  const hex = accountIdHex.replace(/^0x/i, "");
+  if (!/^(?:[0-9a-f]{64}|[0-9a-f]{66})$/i.test(hex) || !Number.isInteger(prefix) || prefix < 0 || prefix > 16_383 || prefix === 46 || prefix === 47) return null;
+  const head = prefix < 64 ? [prefix] : [((prefix & 0xfc) >> 2) | 0x40, (prefix >> 8) | ((prefix & 0x03) << 6)];
+  const body = new Uint8Array(head.length + hex.length / 2);
+  body.set(head);
+  for (let i = 0; i < hex.length / 2; i++) body[head.length + i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  const pre = new Uint8Array(SS58_PRE.length + body.length);
+  pre.set(SS58_PRE);
+  pre.set(body, SS58_PRE.length);
+  const hash = blake2b(pre, { dkLen: 64 });
+  const out = new Uint8Array(body.length + 2);
+  out.set(body);
+  out[body.length] = hash[0]!;
+  out[body.length + 1] = hash[1]!;
+  return b58.encode(out);
+}
+
+/**
+ * The same account's address on Polkadot, Kusama and the generic Substrate network, for a
+ * wallet entity's attributes (empty unless it is an SS58 address): a list names an account in
+ * one network's spelling, a request may use another's.
+ */
+export function sameAccountAddresses(attributes: Readonly<Record<string, unknown>>): string[] {
+  if (attributes.family !== "substrate" || typeof attributes.account_id !== "string") return [];
+  const out: string[] = [];
+  for (const prefix of [0, 2, 42]) {
+    const a = ss58Encode(attributes.account_id, prefix);
+    if (a !== null) out.push(a);
+  }
+  return out;
+}
+
 const unrecognized = (): TypedParse =>
   entityError("entity.unrecognized", "not a recognised wallet address (Ethereum/EVM, Bitcoin, TRON, Solana or Substrate SS58)", "wallet");
 

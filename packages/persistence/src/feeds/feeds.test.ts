@@ -202,6 +202,10 @@ describe.each(ENGINES)("live feeds on %s", (engine) => {
     expect((await lookup("0x7f367cc41522ce07553e823bf3be79a889debe1b"))[0]).toMatchObject({ list: "block", source: "feed:ofac", label: "sanctioned: GARANTEX EUROPE OU (CYBER2; ETH)", matched_on: "exact" });
     expect(d).toMatchObject({ status: "loaded", entries: 1, skipped: 1 });
     expect((await lookup("15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5"))[0]).toMatchObject({ source: "feed:dot-addr", label: "address used by polkadot-gift.com" });
+    // The same account written for Kusama or generic Substrate is the listed one too.
+    for (const other of ["HNZata7iMYWmk5RvZRTiAsSDhV8366zq2YGb3tLH5Upf74F", "5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY"]) {
+      expect((await lookup(other))[0]).toMatchObject({ source: "feed:dot-addr", matched_value: "15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5", matched_on: "exact" });
+    }
     expect(a).toMatchObject({ status: "loaded", entries: 2 });
   });
 
