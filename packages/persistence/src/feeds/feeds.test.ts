@@ -179,9 +179,12 @@ describe.each(ENGINES)("live feeds on %s", (engine) => {
     const plain = feed({ name: "plain", format: "plain", type: "domain" });
     routes.set("/csv", (_q, res) => res.writeHead(200).end('entity,label\n"unterminated,x\nok.com,y\n"also,bad\n'));
     routes.set("/sdn-bad", (_q, res) => res.writeHead(200).end(SDN.slice(0, SDN.indexOf("</idList>"))));
+    const dot = feed({ name: "dot-bad", format: "polkadot-js-address" });
     routes.set("/plain", (_q, res) => res.writeHead(200).end(`good-one.xyz\n${"a".repeat(3_000_000)}.com\ngood-two.xyz\n`));
-    const sync = new FeedSync(ds, [csv, xml, plain], { clock });
-    const [c, x, p] = await sync.syncAll();
+    routes.set("/dot-bad", (_q, res) => res.writeHead(200).end('{"scam.site": ["15oF4uVJwmo4TdGW7VfQxNLavjCXviqxT9S1MgbjMNHr6Sp5"'));
+    const sync = new FeedSync(ds, [csv, xml, plain, dot], { clock });
+    const [c, x, p, d] = await sync.syncAll();
+    expect(d).toMatchObject({ status: "failed", error: { code: "feed.malformed", message: expect.stringMatching(/^not a valid polkadot-js-address feed: invalid JSON/) } });
     expect(c).toMatchObject({ status: "failed", error: { code: "feed.malformed" } });
     expect(x).toMatchObject({ status: "failed", error: { code: "feed.malformed", message: expect.stringMatching(/malformed XML/) } });
     expect(p).toMatchObject({ status: "loaded", entries: 2, skipped: 1, skipped_sample: ["line 2: value longer than 2048 characters"] });

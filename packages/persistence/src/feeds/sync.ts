@@ -208,7 +208,8 @@ export function parseFeed(def: FeedDefinition, text: string): { rows: Row[]; ski
       break;
     }
   }
-  const whole = parsed.skipped.find((s) => s.line === 0 && def.format !== "polkadot-js-address");
+  // Line 0 is the whole input, except in address.json, where it is also one site's entry.
+  const whole = parsed.skipped.find((s) => s.line === 0 && (def.format !== "polkadot-js-address" || /^(?:invalid JSON|expected a JSON object)/.test(s.reason)));
   if (whole) throw new FeedError("feed.malformed", `not a valid ${def.format} feed: ${whole.reason}`);
   if (parsed.skipped.length > parsed.records.length) {
     const first = parsed.skipped[0]!;
