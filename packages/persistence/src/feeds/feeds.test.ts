@@ -226,6 +226,34 @@ describe.each(ENGINES)("live feeds on %s", (engine) => {
     expect((await sync.syncAll({ dueAfterMs: 60_000 }))[0]?.status).toBe("unchanged");
   });
 
+  it.runIf(engine === "postgres")("readers in another session see the old list or the new one, never a mix", async () => {
+    const reader = await openDataSource({ url: scratch?.url as string });
+    try {
+      const def = feed({ name: "swap", format: "plain", type: "domain" });
+      const list = (from: number, n: number) => Array.from({ length: n }, (_, i) => `swap-${from + i}.xyz`).join("\n");
+      let body = list(0, 10_000);
+      routes.set("/swap", (_q, res) => res.writeHead(200).end(body));
+      const sync = new FeedSync(ds, [def], { clock });
+      await sync.syncAll();
+      body = list(5_000, 15_000);
+      const counts = new Set<number>();
+      let done = false;
+      const reading = (async () => {
+        while (!done) {
+          const [r] = (await reader.query(`SELECT count(*)::int AS n FROM intel_records WHERE source = 'feed:swap'`)) as { n: number }[];
+          counts.add(r?.n ?? -1);
+        }
+      })();
+      const [r] = await sync.syncAll();
+      done = true;
+      await reading;
+      expect(r).toMatchObject({ status: "loaded", entries: 15_000, added: 10_000, removed: 5_000, unchanged: 5_000 });
+      expect([...counts].every((n) => n === 10_000 || n === 15_000), [...counts].join(",")).toBe(true);
+    } finally {
+      await reader.destroy();
+    }
+  }, 60_000);
+
   it("names an unknown feed", async () => {
     await expect(new FeedSync(ds, [], { clock }).syncAll({ only: ["nope"] })).rejects.toThrow(/no feed named nope is configured/);
   });
