@@ -7,7 +7,7 @@ import { write } from "../io.js";
 import { addDataDirOption, withLocal } from "./api-access.js";
 import { ENTITY_TYPES, examples, type Context } from "./shared.js";
 
-const FORMATS = ["plain", "hosts", "eth-phishing-detect", "csv"] as const;
+const FORMATS = ["plain", "hosts", "eth-phishing-detect", "csv", "polkadot-js-all", "polkadot-js-address", "ofac-sdn"] as const;
 type Format = (typeof FORMATS)[number];
 
 interface ImportFlags {
@@ -97,7 +97,8 @@ export function intelCommand(program: Command, ctx: Context): void {
       .command("import")
       .description(
         "Import a list into the database this machine serves from; entries are canonicalised like checked entities (case, IDNA, EIP-55), so they match however they are written later. Re-importing the same source updates its entries.\n\n" +
-          "Formats: plain (one entry per line, # comments), hosts (0.0.0.0 host lines), eth-phishing-detect (its config.json: blacklist → block, whitelist and fuzzylist → allow), csv (header with entity and optionally type, list, label).",
+          "Formats: plain (one entry per line, # comments), hosts (0.0.0.0 host lines), eth-phishing-detect (its config.json: blacklist → block, whitelist and fuzzylist → allow), csv (header with entity and optionally type, list, label), " +
+          "polkadot-js-all (all.json: deny → block, allow → allow), polkadot-js-address (address.json: wallet blocks), ofac-sdn (SDN XML: its digital currency addresses). To keep lists up to date from their URLs, see `svc intel sync`.",
       )
       .argument("<file>", "the list file")
       .addOption(new Option("--format <format>", "file format").choices([...FORMATS]).makeOptionMandatory())
@@ -125,6 +126,9 @@ export function intelCommand(program: Command, ctx: Context): void {
         o.format === "plain" ? intelPkg.parsePlainList(text, opts)
         : o.format === "hosts" ? intelPkg.parseHostsFile(text, opts)
         : o.format === "csv" ? intelPkg.parseIntelCsv(text, opts)
+        : o.format === "polkadot-js-all" ? intelPkg.parsePolkadotJsAll(text, { source: o.source, ...(o.type ? { type: o.type } : {}), ...(o.label ? { label: o.label } : {}) })
+        : o.format === "polkadot-js-address" ? intelPkg.parsePolkadotJsAddresses(text, { source: o.source, ...(o.label ? { label: o.label } : {}) })
+        : o.format === "ofac-sdn" ? intelPkg.parseOfacSdn(text, { source: o.source, ...(o.label ? { label: o.label } : {}) })
         : intelPkg.parseEthPhishingDetect(text, { source: o.source, ...(o.type ? { type: o.type } : {}), ...(o.label ? { label: o.label } : {}) });
 
       const skipped: { line: number | null; reason: string }[] = parsed.skipped.map((s) => ({ line: s.line, reason: s.reason }));
