@@ -74,20 +74,33 @@ export function intelCommand(program: Command, ctx: Context): void {
   addDataDirOption(
     intel
       .command("feeds")
-      .description("The live feeds configured in SVC_FEEDS and their state: entries, version, when last synced and checked, the last error.")
+      .description("The live feeds configured in SVC_FEEDS and their state: entries, version, when last synced and checked, the last error. A feed taken out of SVC_FEEDS keeps its entries (listed as not configured) until --remove.")
+      .option("--remove <name>", "delete a feed's entries and state")
       .option("--json", "print as JSON"),
-  ).action(async (o: { json?: boolean; dataDir?: string }) => {
+  ).action(async (o: { json?: boolean; remove?: string; dataDir?: string }) => {
     const io = ctx.io;
     await withLocal(io, o, async (local) => {
       const { T } = await import("../local.js");
-      const status = await local.runtime.container.get(T.Feeds).status();
+      const feeds = local.runtime.container.get(T.Feeds);
+      if (o.remove !== undefined) {
+        let n: number;
+        try {
+          n = await feeds.remove(o.remove);
+        } catch (e) {
+          if (e instanceof RangeError) throw new CliError(e.message, EXIT.usage, "`svc intel feeds` lists the feeds with stored entries.");
+          throw e;
+        }
+        const still = feeds.definitions.some((f) => f.name === o.remove) ? " It is still in SVC_FEEDS: the next sync loads it again." : "";
+        return void (await write(io.stdout, `Removed feed ${o.remove}: ${n.toLocaleString("en-US")} entries deleted.${still}\n`));
+      }
+      const status = await feeds.status();
       const rows = status.map(({ definition: d, state: s }) => ({
-        name: d.name, format: d.format, url: d.url, entries: s?.entries ?? 0, version: s?.version ?? null,
+        name: d?.name ?? s?.name ?? "", format: d?.format ?? s?.format ?? "", url: d?.url ?? s?.url ?? "", configured: d !== null, entries: s?.entries ?? 0, version: s?.version ?? null,
         synced_at: s?.synced_at?.toISOString() ?? null, checked_at: s?.checked_at?.toISOString() ?? null, last_error: s?.last_error ?? null,
       }));
       if (o.json) return void (await write(io.stdout, `${JSON.stringify(rows, null, 2)}\n`));
       if (rows.length === 0) return void (await write(io.stdout, "No feeds are configured (SVC_FEEDS, see docs/feeds.md).\n"));
-      const text = rows.map((r) => `${r.name} (${r.format}) ${r.url}\n  ${r.entries.toLocaleString("en-US")} entries, version ${r.version ?? "-"}, synced ${r.synced_at ?? "never"}, checked ${r.checked_at ?? "never"}${r.last_error ? `\n  last error: ${r.last_error}` : ""}`);
+      const text = rows.map((r) => `${r.name} (${r.format}${r.configured ? "" : ", not configured: svc intel feeds --remove " + r.name}) ${r.url}\n  ${r.entries.toLocaleString("en-US")} entries, version ${r.version ?? "-"}, synced ${r.synced_at ?? "never"}, checked ${r.checked_at ?? "never"}${r.last_error ? `\n  last error: ${r.last_error}` : ""}`);
       await write(io.stdout, `${text.join("\n")}\n`);
     });
   });

@@ -254,6 +254,20 @@ describe.each(ENGINES)("live feeds on %s", (engine) => {
     }
   }, 60_000);
 
+  it("a feed taken out of the configuration keeps its entries, is listed as such, and can be removed", async () => {
+    const def = feed({ name: "gone", format: "plain", type: "domain" });
+    routes.set("/gone", (_q, res) => res.writeHead(200).end("gone-scam.xyz\n"));
+    await new FeedSync(ds, [def], { clock }).syncAll();
+    const without = new FeedSync(ds, [], { clock });
+    const listed = (await without.status()).find((s) => s.state?.name === "gone");
+    expect(listed).toMatchObject({ definition: null, state: { entries: 1, url: def.url } });
+    expect(await lookup("gone-scam.xyz")).toHaveLength(1);
+    expect(await without.remove("gone")).toBe(1);
+    expect(await lookup("gone-scam.xyz")).toEqual([]);
+    expect((await without.status()).some((s) => s.state?.name === "gone")).toBe(false);
+    await expect(without.remove("gone")).rejects.toThrow(/no feed named gone has anything stored/);
+  });
+
   it("names an unknown feed", async () => {
     await expect(new FeedSync(ds, [], { clock }).syncAll({ only: ["nope"] })).rejects.toThrow(/no feed named nope is configured/);
   });

@@ -64,11 +64,27 @@ export class FeedSync {
     return this.feeds;
   }
 
-  /** State of every configured feed (null for one never synced), in configuration order. */
-  async status(): Promise<{ definition: FeedDefinition; state: IntelFeedRow | null }[]> {
-    const rows = (await this.ds.manager.query(`SELECT * FROM intel_feeds`)) as IntelFeedRow[];
+  /**
+   * State of every configured feed (null for one never synced), in configuration order, then of
+   * feeds no longer configured whose entries are still stored (`definition` null; see `remove`).
+   */
+  async status(): Promise<{ definition: FeedDefinition | null; state: IntelFeedRow | null }[]> {
+    const rows = (await this.ds.manager.query(`SELECT * FROM intel_feeds ORDER BY name`)) as IntelFeedRow[];
     const byName = new Map(rows.map((r) => [r.name, r]));
-    return this.feeds.map((d) => ({ definition: d, state: byName.get(d.name) ?? null }));
+    const configured = this.feeds.map((d) => ({ definition: d as FeedDefinition | null, state: byName.get(d.name) ?? null }));
+    const names = new Set(this.feeds.map((f) => f.name));
+    return [...configured, ...rows.filter((r) => !names.has(r.name)).map((r) => ({ definition: null, state: r }))];
+  }
+
+  /** Deletes a feed's entries and state in one transaction (a feed taken out of SVC_FEEDS keeps them until then); the entries deleted. */
+  async remove(name: string): Promise<number> {
+    return this.ds.transaction(async (m) => {
+      await m.query(`SELECT pg_advisory_xact_lock(hashtext($1))`, [`svc.intel_feed:${name}`]);
+      const [d] = (await m.query(`WITH d AS (DELETE FROM intel_records WHERE source = $1 RETURNING 1) SELECT count(*)::int AS n FROM d`, [feedSource(name)])) as { n: number }[];
+      const [f] = (await m.query(`WITH f AS (DELETE FROM intel_feeds WHERE name = $1 RETURNING 1) SELECT count(*)::int AS n FROM f`, [name])) as { n: number }[];
+      if ((d?.n ?? 0) === 0 && (f?.n ?? 0) === 0) throw new RangeError(`no feed named ${name} has anything stored`);
+      return d?.n ?? 0;
+    });
   }
 
   /**
