@@ -26,3 +26,5 @@ export { Coalescer } from "./coalesce.js";
 export { CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, GraphLearner } from "./coalesced.js";
 export { scratchDatabase, type ScratchDatabase } from "./scratch-database.js";
 export { errorForLog } from "./log-errors.js";
+export * from "./feeds/index.js";
+export type { IntelFeedRow } from "./entities/intel.js";
