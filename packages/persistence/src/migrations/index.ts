@@ -10,6 +10,7 @@ import { IdempotencyLeases1795306400000 } from "./1795306400000-idempotency-leas
 import { KeyedAuditHashes1795306500000 } from "./1795306500000-keyed-audit-hashes.js";
 import { ServerSecretsAndAuditSignals1795306600000 } from "./1795306600000-server-secrets-and-audit-signals.js";
 import { CheckIdempotencyKeys1795318000000 } from "./1795318000000-check-idempotency-keys.js";
+import { WebAccounts1795316000000 } from "./1795316000000-web-accounts.js";
 
 /** In order. A new migration is a new class appended here; a released one is never edited. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   KeyedAuditHashes1795306500000,
   ServerSecretsAndAuditSignals1795306600000,
   CheckIdempotencyKeys1795318000000,
+  WebAccounts1795316000000,
 ];
