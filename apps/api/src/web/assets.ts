@@ -30,7 +30,7 @@ table { width: 100%; border-collapse: collapse; font-size: .9rem; } th, td { tex
 .table-wrap { overflow-x: auto; }
 .level { font-weight: 700; } .level-low { color: var(--low); } .level-medium { color: var(--medium); } .level-high { color: var(--high); } .level-critical { color: var(--critical); }
 .secret { font-family: ui-monospace, monospace; background: #fff; border: 1px dashed var(--line); padding: 8px; word-break: break-all; }
-svg.graph { width: 100%; height: auto; background: #fff; border-radius: 8px; }
+svg.graph { display: block; width: 100%; max-width: 560px; height: auto; margin: 0 auto; background: #fff; border-radius: 8px; }
 svg.graph .edge { stroke: #8a94a6; stroke-width: 1.5; }
 svg.graph .node circle { fill: #6b7280; stroke: #fff; stroke-width: 2; } svg.graph .node.root circle { stroke: #1a1a1a; stroke-width: 3; }
 svg.graph .risk-low circle { fill: var(--low); } svg.graph .risk-medium circle { fill: var(--medium); } svg.graph .risk-high circle { fill: var(--high); } svg.graph .risk-critical circle { fill: var(--critical); }
