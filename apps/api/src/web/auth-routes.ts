@@ -8,7 +8,7 @@ import { generateCodeVerifier, generateState } from "./oauth.js";
 import { messagePage, resetPage, signInPage } from "./pages.js";
 import { hashPassword, passwordProblem, verifyPassword } from "./passwords.js";
 import {
-  OAUTH_FLOW_MINUTES, clearSessionCookie, currentUser, expectedOrigin, newSecret, refuseCrossSite, sessionToken, setSessionCookie, sha256, startSession,
+  OAUTH_FLOW_MINUTES, TOKEN, clearSessionCookie, currentUser, expectedOrigin, newSecret, refuseCrossSite, sessionToken, setSessionCookie, sha256, startSession,
 } from "./session.js";
 
 const VERIFY_HOURS = 24;
@@ -16,7 +16,7 @@ const RESET_MINUTES = 60;
 const Email = z.email().max(254);
 
 /** A form post (answered with pages and redirects) or JSON (answered with JSON and problem+json). */
-const isForm = (c: Context): boolean => /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(c.req.header("content-type") ?? "");
+const isForm = (c: Context): boolean => /^(?:application\/x-www-form-urlencoded|multipart\/form-data)/i.test(c.req.header("content-type") ?? "");
 
 async function fields(c: Context): Promise<Record<string, string>> {
   if (isForm(c)) {
@@ -135,7 +135,7 @@ export function registerAuthRoutes(app: OpenAPIHono, s: ApiServices): void {
 
   app.get("/auth/verify", async (c) => {
     const token = c.req.query("token") ?? "";
-    const userId = /^[A-Za-z0-9_-]{43}$/.test(token) ? await w.store.useToken(sha256(token), "verify_email", now()) : null;
+    const userId = TOKEN.test(token) ? await w.store.useToken(sha256(token), "verify_email", now()) : null;
     if (!userId) return c.html(messagePage("Link not valid", "This confirmation link has expired or was already used. Sign in and ask for a new one."), 400);
     await w.store.updateUser(userId, { email_verified_at: now() });
     return c.html(messagePage("E-mail address confirmed", "Thank you: your e-mail address is confirmed.", { href: "/", label: "Go to the dashboard" }));
@@ -169,7 +169,7 @@ export function registerAuthRoutes(app: OpenAPIHono, s: ApiServices): void {
   app.post("/auth/password/reset", async (c) => {
     const f = await fields(c);
     const token = f.token ?? "";
-    const userId = /^[A-Za-z0-9_-]{43}$/.test(token) ? await w.store.useToken(sha256(token), "reset_password", now()) : null;
+    const userId = TOKEN.test(token) ? await w.store.useToken(sha256(token), "reset_password", now()) : null;
     if (!userId) throw problem({ status: 400, code: "auth.invalid_token", title: "Link not valid", detail: "This reset link has expired or was already used; ask for a new one." });
     const user = (await w.store.userById(userId))!;
     const weak = passwordProblem(f.password ?? "", user.email);

@@ -24,7 +24,7 @@ export const SESSION_HOURS = 72;
 /** A social sign-in must come back from the provider within this. */
 export const OAUTH_FLOW_MINUTES = 10;
 
-const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+export const TOKEN = /^[\w-]{43}$/;
 
 export const newSecret = (): string => randomBytes(32).toString("base64url");
 export const sha256 = (v: string): string => createHash("sha256").update(v).digest("hex");
