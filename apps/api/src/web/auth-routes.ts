@@ -1,5 +1,5 @@
-import type { OpenAPIHono } from "@hono/zod-openapi";
-import { z } from "zod";
+import { z, type OpenAPIHono } from "@hono/zod-openapi";
+import { ProblemSchema } from "@svc/contracts";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ApiProblem, problem, problemResponse } from "../problem.js";
@@ -35,6 +35,7 @@ const invalid = (pointer: string, message: string) =>
   problem({ status: 422, code: "request.invalid", title: "Invalid request", detail: message, errors: [{ pointer, code: "request.invalid", message }] });
 
 export function registerAuthRoutes(app: OpenAPIHono, s: ApiServices): void {
+  documentAuthRoutes(app);
   const w = s.web;
   const now = () => s.clock.now();
 
@@ -260,3 +261,36 @@ export function registerAuthRoutes(app: OpenAPIHono, s: ApiServices): void {
 export const publicUser = (u: { id: string; account_id: string; email: string; name: string | null; picture: string | null; email_verified_at: string | null; created_at: string }) => ({
   id: u.id, account_id: u.account_id, email: u.email, name: u.name, picture: u.picture, email_verified: u.email_verified_at !== null, created_at: u.created_at,
 });
+
+const Credentials = z.object({ email: z.string().openapi({ example: "ada@example.com" }), password: z.string().min(10).max(256) }).openapi("Credentials");
+const WebUserSchema = z.object({
+  user: z.object({ id: z.string(), account_id: z.string(), email: z.string(), name: z.string().nullable(), picture: z.string().nullable(), email_verified: z.boolean(), created_at: z.string() }),
+}).openapi("WebUser");
+const problemContent = { "application/problem+json": { schema: ProblemSchema } };
+const prob = (...statuses: number[]) => Object.fromEntries(statuses.map((st) => [st, { description: "Problem details (RFC 9457); a form post gets the sign-in page instead", content: problemContent }]));
+const both = (schema: z.ZodType) => ({ content: { "application/json": { schema }, "application/x-www-form-urlencoded": { schema } }, required: true });
+const signedInAnswer = (status: number, what: string) => ({
+  [status]: { description: `${what}; sets \`svc_session\` (HttpOnly; Secure; SameSite=Lax; Path=/; Max-Age=259200)`, content: { "application/json": { schema: WebUserSchema } } },
+  303: { description: "A form post: redirect to `/` (the dashboard), cookie set" },
+});
+const page = (description: string) => ({ description, content: { "text/html": { schema: z.string() } } });
+
+/** The `/auth` routes in the OpenAPI document (they take JSON or forms, so are registered by hand). */
+export function documentAuthRoutes(app: OpenAPIHono): void {
+  const r = app.openAPIRegistry;
+  const tags = ["web sign-in"];
+  r.registerPath({ method: "post", path: "/auth/signup", tags, summary: "Create an account (free plan) and its first user; signs in and sends a confirmation e-mail", request: { body: both(Credentials) }, responses: { ...signedInAnswer(201, "Signed up"), ...prob(403, 409, 413, 415, 422, 429) } });
+  r.registerPath({ method: "post", path: "/auth/login", tags, summary: "Sign in with e-mail and password (throttled per address and client); a new session value every time", request: { body: both(Credentials) }, responses: { ...signedInAnswer(200, "Signed in"), ...prob(401, 403, 415, 422, 429) } });
+  r.registerPath({ method: "post", path: "/auth/logout", tags, summary: "End the session (revoked server-side; the cookie is cleared)", responses: { 204: { description: "Signed out" }, 303: { description: "A form post: redirect to `/`" }, ...prob(403) } });
+  r.registerPath({ method: "get", path: "/auth/me", tags, summary: "The signed-in user", security: [{ Session: [] }], responses: { 200: { description: "The user", content: { "application/json": { schema: WebUserSchema } } }, ...prob(401) } });
+  r.registerPath({ method: "get", path: "/auth/verify", tags, summary: "Confirm the e-mail address (the link in the confirmation e-mail; single use, 24 hours)", request: { query: z.object({ token: z.string() }) }, responses: { 200: page("Confirmed"), 400: page("Expired, used or unknown link") } });
+  r.registerPath({ method: "post", path: "/auth/verify/resend", tags, summary: "Send the confirmation e-mail again", security: [{ Session: [] }], responses: { 202: { description: "Sent (when the address is not yet confirmed)" }, ...prob(401, 403) } });
+  r.registerPath({ method: "post", path: "/auth/password/forgot", tags, summary: "E-mail a password reset link (single use, 60 minutes); the same answer whether or not the address has an account", request: { body: both(z.object({ email: z.string() })) }, responses: { 202: { description: "Sent if the address is known", content: { "application/json": { schema: z.object({ status: z.literal("sent_if_known"), detail: z.string() }) } } }, ...prob(403, 429) } });
+  r.registerPath({ method: "get", path: "/auth/password/reset", tags, summary: "The page that chooses a new password (from the reset e-mail)", request: { query: z.object({ token: z.string() }) }, responses: { 200: page("The form") } });
+  r.registerPath({ method: "post", path: "/auth/password/reset", tags, summary: "Set a new password with a reset token; ends every session and signs in", request: { body: both(z.object({ token: z.string(), password: z.string() })) }, responses: { ...signedInAnswer(200, "Password set"), ...prob(400, 403, 422) } });
+  r.registerPath({ method: "post", path: "/auth/password", tags, summary: "Change the password (current one required); ends every session of the user and signs this browser in again", security: [{ Session: [] }], request: { body: both(z.object({ current_password: z.string(), new_password: z.string() })) }, responses: { ...signedInAnswer(200, "Password changed"), ...prob(401, 403, 422) } });
+  for (const provider of ["github", "google"] as const) {
+    r.registerPath({ method: "get", path: `/auth/oauth/${provider}`, tags, summary: `Start ${provider === "github" ? "GitHub" : "Google"} sign-in: authorization code with PKCE (S256) and state, bound to this browser by a short-lived svc_session`, responses: { 302: { description: "To the provider" }, 404: page("Not configured on this server") } });
+    r.registerPath({ method: "get", path: `/auth/oauth/${provider}/callback`, tags, summary: "The provider sends the browser back here; state, browser and expiry are checked, then the code is exchanged with the PKCE verifier", request: { query: z.object({ code: z.string(), state: z.string() }) }, responses: { 303: { description: "Signed in: to `/`, a new svc_session" }, 400: page("Wrong state, another browser, expired or replayed"), 502: page("The provider refused the code") } });
+  }
+}
