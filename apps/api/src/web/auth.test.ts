@@ -172,6 +172,16 @@ describe.each(engines)("web accounts (/auth) on %s", (engine) => {
     await expectProblem(await post("/v1/keys", { name: "x", account_id: b.body.user.account_id }, {}, a.cookie), 403, "auth.operator_only");
   });
 
+  it("a session of the operator's account has no operator rights (those stay with keys)", async () => {
+    const op = await api.account("pro", "operator");
+    const address = email();
+    const { hashPassword } = await import("./passwords.js");
+    await api.runtime.services.web.store.createUser({ account_id: op.accountId, email: address, password_hash: await hashPassword("operator password 1") }, clock.now());
+    const cookie = cookieOf(await post("/auth/login", { email: address, password: "operator password 1" }))!;
+    await expectProblem(await get("/v1/reports", cookie), 403, "auth.operator_only");
+    expect((await api.app.request(`${ORIGIN}/v1/reports`, { headers: { "x-api-key": op.key } })).status).toBe(200);
+  });
+
   it("e-mail verification: a link by SMTP, single use, expiring", async () => {
     const u = await signup();
     expect(u.body.user.email_verified).toBe(false);

@@ -103,7 +103,8 @@ export const authenticateKeyOrSession = (s: ApiServices): MiddlewareHandler => {
     const account = await s.accounts.get(user.account_id);
     if (!account) throw problem({ status: 401, code: "auth.session_expired", title: "Unauthorized", detail: "This account no longer exists." });
     const keyId = await dashboardKey(s, user, account);
-    c.set("caller" as never, { accountId: account.id, keyId, plan: account.plan, role: account.role, sessionUserId: user.id } satisfies Caller as never);
+    // Operator rights are for keys only: a browser session never moderates or manages other accounts.
+    c.set("caller" as never, { accountId: account.id, keyId, plan: account.plan, role: "customer", sessionUserId: user.id } satisfies Caller as never);
     return next();
   };
 };
