@@ -63,6 +63,13 @@ describe.skipIf(!CHROMIUM)("dashboard in headless Chromium", () => {
     expect(cookies[0]).toMatchObject({ httpOnly: true, secure: true, sameSite: "Lax" });
     await expect.poll(() => mail.mails.some((m) => m.to.includes(email))).toBe(true);
 
+    // Every control has a label (or an accessible name), and the keyboard reaches the first field.
+    const unlabelled = (await page.evaluate(`[...document.querySelectorAll("input:not([type=hidden]), select, button")]
+      .filter((e) => !(e.labels && e.labels.length) && !e.getAttribute("aria-label") && !e.textContent.trim()).map((e) => e.id || e.name || e.outerHTML)`)) as string[];
+    expect(unlabelled).toEqual([]);
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate("document.activeElement.textContent")).toBe("Skip to content");
+
     // Screen an entity and read the verdict with its signals.
     await page.getByLabel("Domain, URL, wallet, e-mail, IP, phone or social account").fill("https://login.paypa1-secure.example.net/verify");
     await page.getByRole("button", { name: "Screen", exact: true }).click();
