@@ -147,6 +147,9 @@ describe.each(engines)("web accounts (/auth) on %s", (engine) => {
     // Signing in from another site's form is refused too (login CSRF).
     await expectProblem(await post("/auth/login", { email: u.email, password: u.password }, { origin: "https://evil.example", "sec-fetch-site": "cross-site" }), 403, "auth.cross_site");
     await expectProblem(await post("/auth/logout", {}, { origin: "https://evil.example", "sec-fetch-site": "cross-site" }, u.cookie), 403, "auth.cross_site");
+    const crossForm = await api.app.request(`${ORIGIN}/auth/signup`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", origin: "https://evil.example", "sec-fetch-site": "cross-site" }, body: new URLSearchParams({ email: email(), password: "cross site password" }) });
+    expect(crossForm.status).toBe(403);
+    expect(crossForm.headers.getSetCookie()).toEqual([]);
     expect(await me(u.cookie)).toBe(200);
   });
 
@@ -214,6 +217,15 @@ describe.each(engines)("web accounts (/auth) on %s", (engine) => {
     const late = new URL(mail.link(u.email, "/auth/password/reset?token=")).searchParams.get("token")!;
     clock.advance(61 * 60_000);
     await expectProblem(await post("/auth/password/reset", { token: late, password: "too late for this one" }), 400, "auth.invalid_token");
+  });
+
+  it("a link token used twice at once works once", async () => {
+    const u = await signup();
+    const store = api.runtime.services.web.store;
+    await store.createToken({ token_hash: "h".repeat(64), user_id: u.body.user.id, purpose: "reset_password", expires_at: new Date(clock.now().getTime() + 60_000) }, clock.now());
+    const uses = await Promise.all(Array.from({ length: 4 }, () => store.useToken("h".repeat(64), "reset_password", clock.now())));
+    expect(uses.filter((x) => x === u.body.user.id)).toHaveLength(1);
+    expect(await store.useToken("h".repeat(64), "verify_email", clock.now())).toBeNull();
   });
 
   it("form posts get pages and redirects, not JSON", async () => {
