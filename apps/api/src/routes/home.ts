@@ -29,7 +29,7 @@ export function registerHomeRoutes(app: OpenAPIHono, s: ApiServices): void {
       });
     }
     // A browser gets the dashboard, or the sign-in page; other clients (curl) the description.
-    if (/text\/html/i.test(c.req.header("accept") ?? "")) return browserHome(s, c);
+    if (/text\/html/i.test(c.req.header("accept") ?? "")) return browserHome(s, c, app.routes);
     return c.html(homePage(origin));
   });
   app.get("/docs", (c) => {

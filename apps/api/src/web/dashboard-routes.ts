@@ -19,20 +19,18 @@ function pageHeaders(c: Context): void {
  * `GET /` for a browser: the dashboard with a session, else the sign-in page (the JSON
  * description of the service stays for clients that ask for JSON: routes/home.ts).
  */
-export async function browserHome(s: ApiServices, c: Context): Promise<Response> {
+export async function browserHome(s: ApiServices, c: Context, routes: readonly { method: string; path: string }[]): Promise<Response> {
   pageHeaders(c);
   const user = await currentUser(s, c);
   const account = user ? await s.accounts.get(user.account_id) : null;
   if (!user || !account) return c.html(signInPage({ mode: "login", providers: [...s.web.oauth.values()] }));
   // The deletion request belongs to the data-handling module; the button says so when it is absent.
-  const deletion = (routesOf?.() ?? []).some((r) => r.method === "POST" && r.path === "/v1/account/deletion");
+  const deletion = routes.some((r) => r.method === "POST" && r.path === "/v1/account/deletion");
   return c.html(dashboardPage(user, account, { deletionRoute: deletion }));
 }
 
-let routesOf: (() => readonly { method: string; path: string }[]) | undefined;
 
 export function registerDashboardRoutes(app: OpenAPIHono, s: ApiServices): void {
-  routesOf = () => app.routes;
   app.get("/web/app.js", (c) => {
     c.header("cache-control", "public, max-age=300");
     return c.body(APP_JS, 200, { "content-type": "text/javascript; charset=utf-8" });
