@@ -33,6 +33,25 @@ const EnvSchema = z.object({
   }),
   // How often the feeds are synced by the worker (the embedded default: by this process); 0 = never (sync by hand: `svc intel sync`).
   SVC_FEED_SYNC_MINUTES: z.coerce.number().int().min(0).max(10_080).default(0),
+  // Web dashboard (docs/web.md). The public origin the browser uses (CSRF checks, links in
+  // e-mails); without it, the request's own origin.
+  SVC_PUBLIC_URL: z.url({ protocol: /^https?$/ }).transform((u) => new URL(u).origin).optional(),
+  /** SMTP for verification and reset e-mails (smtp:// or smtps://); without it they are only logged as not sent. */
+  SVC_SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+  SVC_MAIL_FROM: z.string().default("svc <no-reply@localhost>"),
+  SVC_GITHUB_CLIENT_ID: z.string().optional(),
+  SVC_GITHUB_CLIENT_SECRET: z.string().optional(),
+  SVC_GOOGLE_CLIENT_ID: z.string().optional(),
+  SVC_GOOGLE_CLIENT_SECRET: z.string().optional(),
+  // The providers' endpoints, configurable for a test double or an enterprise server.
+  SVC_GITHUB_AUTHORIZE_URL: z.url().default("https://github.com/login/oauth/authorize"),
+  SVC_GITHUB_TOKEN_URL: z.url().default("https://github.com/login/oauth/access_token"),
+  SVC_GITHUB_API_URL: z.url().default("https://api.github.com"),
+  SVC_GOOGLE_AUTHORIZE_URL: z.url().default("https://accounts.google.com/o/oauth2/v2/auth"),
+  SVC_GOOGLE_TOKEN_URL: z.url().default("https://oauth2.googleapis.com/token"),
+  SVC_GOOGLE_USERINFO_URL: z.url().default("https://openidconnect.googleapis.com/v1/userinfo"),
+  /** Failed-or-not sign-in attempts allowed per e-mail address per minute (and five times that per client address). */
+  SVC_LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(5),
 }).superRefine((c, ctx) => {
   if (c.DATABASE_URL && !c.SVC_AUDIT_KEY) {
     ctx.addIssue({ code: "custom", path: ["SVC_AUDIT_KEY"], message: "required with DATABASE_URL: every API replica and worker must seal audit records with the same key (at least 32 characters, e.g. `openssl rand -hex 32`)" });

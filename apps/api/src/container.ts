@@ -8,7 +8,7 @@ import {
 import {
   CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, FeedSync, GraphLearner,
   openDataSource, TypeOrmAccountRepository, TypeOrmApiKeyRepository, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIdempotencyStore,
-  TypeOrmIntelStore, TypeOrmRateLimiter, TypeOrmReportRepository, TypeOrmServerSecrets, TypeOrmUsageCounter,
+  TypeOrmIntelStore, TypeOrmRateLimiter, TypeOrmWebAccountStore, TypeOrmReportRepository, TypeOrmServerSecrets, TypeOrmUsageCounter,
 } from "@svc/persistence";
 import {
   AddressPolicy, createCheckQueues, PgBossJobQueue, SqlJobQueue, SsrfWebhookUrlGuard, TypeOrmAsyncJobStore, TypeOrmWebhookSecretStore,
@@ -24,6 +24,8 @@ import type { Config } from "./config.js";
 import { createLogger } from "./logger.js";
 import { GroupCommitCheckRepository } from "./group-commit.js";
 import { BackgroundTasks, type ApiServices, type AsyncServices } from "./services.js";
+import { SmtpMailer, UnsentMailer } from "./web/mailer.js";
+import { oauthProviders } from "./web/oauth.js";
 
 const token = <T>(name: string) => Symbol.for(`svc.${name}`) as ServiceIdentifier<T>;
 export const T = {
@@ -123,6 +125,13 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
       graphLearner: new GraphLearner(new TypeOrmGraphRepository(dataSource)),
       async: c.get(T.Async),
       cursorKey,
+      web: {
+        store: new TypeOrmWebAccountStore(dataSource),
+        mailer: config.SVC_SMTP_URL ? new SmtpMailer(config.SVC_SMTP_URL, config.SVC_MAIL_FROM) : new UnsentMailer(logger),
+        oauth: oauthProviders(config),
+        publicUrl: config.SVC_PUBLIC_URL,
+        loginAttemptsPerMinute: config.SVC_LOGIN_ATTEMPTS_PER_MINUTE,
+      },
     }),
     [T.Screening, T.Accounts, T.Keys, T.Checks, T.Usage, T.Idempotency, T.Reports, T.Graph, T.Clock, T.Ids, T.Logger],
   );

@@ -5,6 +5,7 @@ import type {
 import type { AsyncJobStore, WebhookSecretStore, WebhookUrlGuard } from "@svc/core";
 import type { Logger } from "pino";
 import type { PlanCatalog } from "./plans.js";
+import type { WebServices } from "./web/session.js";
 
 /** What the HTTP layer needs; built by the composition root (container.ts) or by tests. */
 export interface ApiServices {
@@ -35,6 +36,8 @@ export interface ApiServices {
   readonly async: AsyncServices;
   /** Signs history cursors (HMAC); from the database, so every replica and restart agrees. */
   readonly cursorKey: Uint8Array;
+  /** Dashboard sign-in: accounts, sessions, e-mail and social providers (web/). */
+  readonly web: WebServices;
 }
 
 export interface AsyncServices {

@@ -22,6 +22,7 @@ export type * from "./ports/check-repository.js";
 export type * from "./ports/audit-mac.js";
 export type * from "./ports/account-repository.js";
 export type * from "./ports/api-key-repository.js";
+export type * from "./ports/web-accounts.js";
 export type * from "./ports/idempotency-store.js";
 export type * from "./ports/usage-counter.js";
 export type * from "./ports/rate-limiter.js";

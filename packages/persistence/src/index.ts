@@ -14,6 +14,7 @@ export { TypeOrmReportRepository } from "./repositories/typeorm-report-repositor
 export { TypeOrmGraphRepository } from "./repositories/typeorm-graph-repository.js";
 export { TypeOrmServerSecrets } from "./repositories/typeorm-server-secrets.js";
 export { TypeOrmIntelStore } from "./repositories/typeorm-intel-store.js";
+export { TypeOrmWebAccountStore } from "./repositories/typeorm-web-account-store.js";
 export { TypeOrmBotSettingsStore } from "./repositories/typeorm-bot-settings-store.js";
 export { TypeOrmBotStatsStore } from "./repositories/typeorm-bot-stats-store.js";
 export { TypeOrmBotMemberDirectory, type MemberDirectoryOptions } from "./repositories/typeorm-bot-member-directory.js";

@@ -11,6 +11,7 @@ import { KeyedAuditHashes1795306500000 } from "./1795306500000-keyed-audit-hashe
 import { ServerSecretsAndAuditSignals1795306600000 } from "./1795306600000-server-secrets-and-audit-signals.js";
 import { IntelFeeds1795311000000 } from "./1795311000000-intel-feeds.js";
 import { BotAdminsAndSeenEvents1795315000000 } from "./1795315000000-bot-admins-and-seen-events.js";
+import { WebAccounts1795316000000 } from "./1795316000000-web-accounts.js";
 import { CheckIdempotencyKeys1795318000000 } from "./1795318000000-check-idempotency-keys.js";
 
 /** In order. A new migration is a new class appended here; a released one is never edited. */
@@ -28,5 +29,6 @@ export const MIGRATIONS = [
   ServerSecretsAndAuditSignals1795306600000,
   IntelFeeds1795311000000,
   BotAdminsAndSeenEvents1795315000000,
+  WebAccounts1795316000000,
   CheckIdempotencyKeys1795318000000,
 ];
