@@ -19,6 +19,7 @@ export { TypeOrmBotStatsStore } from "./repositories/typeorm-bot-stats-store.js"
 export { TypeOrmBotMemberDirectory, type MemberDirectoryOptions } from "./repositories/typeorm-bot-member-directory.js";
 export { TypeOrmBotPaymentLedger } from "./repositories/typeorm-bot-payment-ledger.js";
 export { TypeOrmBotSupportDesk } from "./repositories/typeorm-bot-support-desk.js";
+export { TypeOrmSlackInstallations, type SlackInstallationRecord } from "./repositories/typeorm-slack-installations.js";
 export { BOT_TABLES } from "./entities/bot.js";
 export { Coalescer } from "./coalesce.js";
 export { CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, GraphLearner } from "./coalesced.js";
