@@ -69,4 +69,24 @@ describe.each(ENGINES)("Slack conversation (%s)", (engine) => {
     expect(posted()).toHaveLength(1);
     expect(h.errors).toEqual([]);
   });
+
+  it("stores no message text: every table read back after the conversation", async () => {
+    await h.command(ADMIN, "/svc-monitor", "");
+    await h.message(MEMBER, "Confidential: my seed phrase hint is purple-otter, send to paypa1.com");
+    await h.message(ADMIN, "Board meeting notes mention docs.python.org only");
+    await h.event({ type: "message", channel: "D0DIRECT01", user: MEMBER.id, text: "my bank password is hunter2 and paypa1.com sent me this", ts: "1772443000.000300", channel_type: "im" });
+    expect(posted().at(-1)).toMatchObject({ channel: "D0DIRECT01" });
+    const tables = (await h.db<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = current_schema()`)).map((t) => t.tablename);
+    expect(tables).toEqual(expect.arrayContaining(["bot_chat_settings", "bot_chat_stats", "bot_members", "slack_installations", "slack_event_receipts", "reports"]));
+    let stored = "";
+    for (const t of tables) stored += JSON.stringify(await h.db(`SELECT * FROM "${t}"`));
+    for (const secret of ["Confidential", "purple-otter", "seed phrase", "Board meeting", "hunter2", "bank password", "free money", "claim now", "again paypa1"]) {
+      expect(stored).not.toContain(secret);
+    }
+    // What is kept: reported entities, counts, member names.
+    expect(stored).toContain("claim-airdrop.top");
+    expect(stored).toMatch(/"counter":"messages_scanned","value":"?5/u);
+    expect(stored).toContain("Mallory");
+    expect(h.errors).toEqual([]);
+  });
 });

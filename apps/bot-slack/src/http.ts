@@ -67,7 +67,14 @@ export function createSlackHttp(deps: SlackHttpDeps): SlackHttp {
 
   app.post(
     deps.eventsPath ?? "/slack/events",
-    bodyLimit({ maxSize: deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES, onError: (c) => c.json(problem("payload_too_large", "The request body is too large."), 413) }),
+    bodyLimit({
+      maxSize: deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+      onError: (c) => {
+        // The rest of the body is not read: close the connection rather than leave it unread on a kept-alive socket.
+        c.header("Connection", "close");
+        return c.json(problem("payload_too_large", "The request body is too large."), 413);
+      },
+    }),
     async (c) => {
       const raw = await c.req.text();
       const tsHeader = c.req.header("x-slack-request-timestamp") ?? "";
