@@ -15,6 +15,7 @@ import {
 } from "@svc/bot-kernel";
 import type { Installations } from "./installations.js";
 import { scanText } from "./message-text.js";
+import { NotifyOnlySettings } from "./notify-only-settings.js";
 import { renderBlocks } from "./render.js";
 import { chatIdOf, SlackChatPort } from "./slack-chat-port.js";
 
@@ -85,7 +86,7 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
     dialect: "slack",
     chat,
     screening: deps.screening,
-    settings: deps.settings,
+    settings: new NotifyOnlySettings(deps.settings, PLATFORM, deps.clock),
     reports: deps.reports,
     stats: deps.stats,
     members: deps.members,

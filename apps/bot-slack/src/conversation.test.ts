@@ -36,9 +36,11 @@ describe.each(ENGINES)("Slack conversation (%s)", (engine) => {
     expect(await h.command(MEMBER, "/svc-report", "claim-airdrop.top scam")).toMatch(/reported as scam \(rep_/u);
     expect(await h.command(MEMBER, "/svc-monitor", "")).toMatch(/is for the admins/u);
     expect(await h.command(ADMIN, "/svc-policy", "delete")).toMatch(/only use the notify policy/u);
-    expect(await h.command(ADMIN, "/svc-policy", "notify")).toMatch(/Policy set to notify/u);
+    // Slack's only policy is notify from the start (the kernel's default elsewhere is delete).
     expect(await h.command(ADMIN, "/svc-monitor", "")).toMatch(/Monitoring is on \(policy "notify"\)/u);
+    expect(await h.command(ADMIN, "/svc-policy", "notify")).toMatch(/Policy set to notify/u);
     expect(await h.command(ADMIN, "/svc-nope", "")).toMatch(/I don't know \/svc-nope/u);
+    expect(await h.command(MEMBER, "/svc-status", "")).toMatch(/Status[\s\S]*notify/u);
     // Replies to commands are ephemeral answers, never channel posts.
     expect(posted()).toHaveLength(0);
   });

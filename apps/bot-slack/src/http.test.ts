@@ -12,7 +12,6 @@ describe.each(ENGINES)("Slack HTTP front (%s)", (engine) => {
     await h.install();
     await h.command(ADMIN, "/svc-connect", PRO_KEY);
     await h.command(ADMIN, "/svc-monitor", "");
-    await h.command(ADMIN, "/svc-policy", "notify");
   }, 120_000);
   afterAll(() => h?.close());
 
