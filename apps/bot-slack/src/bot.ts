@@ -53,6 +53,7 @@ interface MessageLike {
   readonly username?: string;
   readonly text?: string;
   readonly ts?: string;
+  readonly app_id?: string;
 }
 
 /** A receiver that receives nothing: requests come through our own signed HTTP front (http.ts). */
@@ -143,14 +144,16 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
     }
   });
 
-  bolt.event("message", async ({ event, context }) => {
+  bolt.event("message", async ({ event, context, body }) => {
     const e = event as unknown as MessageLike & { subtype?: string; channel: string; channel_type?: string; message?: MessageLike };
     const teamId = context.teamId;
     if (!teamId) return;
     // Scammers post something harmless, then edit a link in: edits are scanned too.
     const m: MessageLike | undefined = e.subtype === "message_changed" ? e.message : SCANNED_SUBTYPES.has(e.subtype) ? e : undefined;
     if (!m || m.text === undefined || m.ts === undefined) return;
+    // Our own warnings come back as events: never scan them (they quote the risky value, defanged).
     if (m.user !== undefined && m.user === context.botUserId) return;
+    if ((m.app_id !== undefined && m.app_id === (body as { api_app_id?: string }).api_app_id) || (m.bot_id !== undefined && m.bot_id === context.botId)) return;
     const chatId = chatIdOf(teamId, e.channel);
     const ref = { chatId, messageId: m.ts };
     const sender = m.user ? ((await chat.profile(teamId, m.user))?.user ?? { id: m.user, name: m.user }) : m.bot_id ? { id: m.bot_id, name: m.username ?? "bot", isBot: true } : null;

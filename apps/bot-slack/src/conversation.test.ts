@@ -58,17 +58,27 @@ describe.each(ENGINES)("Slack conversation (%s)", (engine) => {
     expect(String(warning?.text)).toMatch(/Mallory/u);
     await h.message(MEMBER, "the docs are at https://docs.python.org/3/");
     expect(posted()).toHaveLength(1);
+    // Our own warning coming back as an event is not scanned again (no warning loop).
+    await h.message({ id: "U0BOTUSER1" }, String(warning?.text), CHANNEL, { bot_id: "B0BOT", app_id: "A0APP" });
+    await h.message({ id: "U0OTHER01" }, "hxxps://paypa1[.]com", CHANNEL, { subtype: "bot_message", bot_id: "B0BOT", app_id: "A0APP" });
+    expect(posted()).toHaveLength(1);
+    // Scammers post something harmless, then edit a link in.
+    h.clock.advance(1000);
+    await h.event({ type: "message", subtype: "message_changed", channel: CHANNEL, hidden: true, ts: "1772442500.000900", channel_type: "channel",
+      message: { type: "message", user: MEMBER.id, text: "edited: claim-airdrop.top", ts: "1772442400.000800", edited: { user: MEMBER.id, ts: "1772442500.000900" } } });
+    expect(posted()).toHaveLength(2);
+    expect(posted()[1]).toMatchObject({ thread_ts: "1772442400.000800" });
   });
 
   it("learns, then stops monitoring", async () => {
     expect(await h.command(ADMIN, "/svc-learn", "3")).toMatch(/Learning mode[\s\S]*For 3 day\(s\)/u);
     await h.message(MEMBER, "again paypa1.com");
-    expect(posted()).toHaveLength(1);
+    expect(posted()).toHaveLength(2);
     expect(await h.command(ADMIN, "/svc-learn", "status")).toMatch(/Messages seen: 1[\s\S]*"notify" policy would have acted on 1/u);
     expect(await h.command(ADMIN, "/svc-learn", "stop")).toMatch(/Monitoring is now on/u);
     expect(await h.command(ADMIN, "/svc-unmonitor", "")).toMatch(/Monitoring is off/u);
     await h.message(MEMBER, "and again paypa1.com");
-    expect(posted()).toHaveLength(1);
+    expect(posted()).toHaveLength(2);
     expect(h.errors).toEqual([]);
   });
 
@@ -87,7 +97,7 @@ describe.each(ENGINES)("Slack conversation (%s)", (engine) => {
     }
     // What is kept: reported entities, counts, member names.
     expect(stored).toContain("claim-airdrop.top");
-    expect(stored).toMatch(/"counter":"messages_scanned","value":"?5/u);
+    expect(stored).toMatch(/"counter":"messages_scanned","value":"?6/u);
     expect(stored).toContain("Mallory");
     expect(h.errors).toEqual([]);
   });

@@ -79,6 +79,8 @@ export async function startFakeSlackApi(options: { record?: boolean } = {}): Pro
       const r = codes.get(String(p.code));
       if (!r) return { body: { ok: false, error: "invalid_code" } };
       codes.delete(String(p.code));
+      // The token Slack issues works from now on.
+      if (typeof r.access_token === "string") tokens.add(r.access_token);
       return { body: { ok: true, ...r } };
     }
     if (token === null) return { body: { ok: false, error: "not_authed" } };

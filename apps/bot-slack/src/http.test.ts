@@ -166,10 +166,13 @@ describe.each(ENGINES)("Slack HTTP front (%s)", (engine) => {
 
       const rows = await h.db<Record<string, string>>(`SELECT * FROM slack_installations WHERE team_id = $1`, [TEAM2]);
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ bot_user_id: "U0BOT2", installed_by: "U0INSTALL" });
+      expect(rows[0]).toMatchObject({ bot_user_id: "U0BOT2", bot_id: "B0BOT", installed_by: "U0INSTALL" });
       expect(JSON.stringify(rows)).not.toContain("xoxb-");
       expect(JSON.stringify(rows)).not.toContain("secondworkspace");
       expect((await h.rt.app.installations.find(TEAM2))?.botToken).toBe(token);
+      // The same channel id in another workspace is another chat: its own (free) plan, its own settings.
+      expect(await h.command(ADMIN, "/svc-monitor", "", CHANNEL, TEAM2)).toMatch(/needs the pro plan/u);
+      expect(await h.command(ADMIN, "/svc-status", "", CHANNEL)).toMatch(/Status/u);
     });
 
     it("answers a refused code with a clear page and stores nothing", async () => {

@@ -75,12 +75,17 @@ export class OAuthFlow {
       if (r.token_type !== "bot" || !r.access_token?.startsWith("xoxb-") || !teamId || !r.bot_user_id) {
         return page(502, "Install failed", "Slack answered without a bot token. Please try again.");
       }
+      // oauth.v2.access does not name the bot id; auth.test does (used to recognise our own posts).
+      const botId = await d.client.auth
+        .test({ token: r.access_token })
+        .then((a) => a.bot_id ?? null)
+        .catch(() => null);
       await d.installations.save({
         teamId,
         enterpriseId: r.enterprise?.id ?? null,
         botToken: r.access_token,
         botUserId: r.bot_user_id,
-        botId: null,
+        botId,
         installedBy: r.authed_user?.id ?? null,
         scopes: r.scope ?? "",
       });

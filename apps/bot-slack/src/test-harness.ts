@@ -46,7 +46,7 @@ export interface Harness {
   post(body: string, contentType: string, headers?: Record<string, string>): Promise<Response>;
   event(event: Record<string, unknown>, opts?: { eventId?: string; retryNum?: number; team?: string }): Promise<Response>;
   /** Runs a slash command; answers the ephemeral reply's text ("" when there was none). */
-  command(user: { id: string; name: string }, command: string, text: string, channel?: string): Promise<string>;
+  command(user: { id: string; name: string }, command: string, text: string, channel?: string, team?: string): Promise<string>;
   message(user: { id: string }, text: string, channel?: string, extra?: Record<string, unknown>): Promise<Response>;
   install(): Promise<void>;
   close(): Promise<void>;
@@ -116,9 +116,9 @@ export async function createHarness(engine: Engine = "pglite"): Promise<Harness>
       const body = JSON.stringify({ token: "legacy", team_id: team, api_app_id: "A0APP", type: "event_callback", event_id: opts.eventId ?? `Ev${++seq}`, event_time: Math.floor(clock.now().getTime() / 1000), event });
       return post(body, "application/json", opts.retryNum !== undefined ? { "x-slack-retry-num": String(opts.retryNum), "x-slack-retry-reason": "http_timeout" } : {});
     },
-    async command(user, command, text, channel = CHANNEL) {
+    async command(user, command, text, channel = CHANNEL, team = TEAM) {
       const form = new URLSearchParams({
-        token: "legacy", team_id: TEAM, team_domain: "example", channel_id: channel, channel_name: "general", user_id: user.id, user_name: user.name,
+        token: "legacy", team_id: team, team_domain: "example", channel_id: channel, channel_name: "general", user_id: user.id, user_name: user.name,
         command, text, api_app_id: "A0APP", response_url: "https://hooks.slack.com/commands/T0TEAM0001/1/x", trigger_id: `${++seq}.1.x`,
       });
       // Each command is a new request from Slack: a new timestamp, so a new signature.
