@@ -8,7 +8,8 @@ import { ADMIN, CHANNEL, createHarness, ENGINES, MEMBER, PRO_KEY, sign, TEAM, ty
 describe.each(ENGINES)("Slack HTTP front (%s)", (engine) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await createHarness(engine);
+    // Events are answered after 100 ms at the latest (Slack's limit is 3 s); post() still waits for handling to end.
+    h = await createHarness(engine, { ackTimeoutMs: 100 });
     await h.install();
     await h.command(ADMIN, "/svc-connect", PRO_KEY);
     await h.command(ADMIN, "/svc-monitor", "");
@@ -104,6 +105,28 @@ describe.each(ENGINES)("Slack HTTP front (%s)", (engine) => {
       expect((await h.event(event, { eventId: "EvRetry1", retryNum: 2 })).status).toBe(200);
       expect(posted()).toHaveLength(before + 1);
       expect(await scanned()).toBe(scans + 1);
+    });
+  });
+
+  describe("answering within Slack's 3 s", () => {
+    it("acknowledges a slow event in time, finishes it afterwards, and drops Slack's retry of it", async () => {
+      h.screening.set("slow-scam.top", "high", "Newly registered lookalike");
+      const before = h.api.sent("chat.postMessage").length;
+      let release: () => void = () => {};
+      h.gate = new Promise<void>((r) => {
+        release = r;
+      });
+      h.clock.advance(1000);
+      const body = JSON.stringify({ team_id: TEAM, api_app_id: "A0APP", type: "event_callback", event_id: "EvSlow1", event: { type: "message", channel: CHANNEL, user: MEMBER.id, text: "slow slow-scam.top", ts: "1772443100.000100", channel_type: "channel" } });
+      const res = await h.post(body, "application/json", {}, false);
+      expect(res.status).toBe(200);
+      expect(h.api.sent("chat.postMessage")).toHaveLength(before);
+      h.clock.advance(3000);
+      expect((await h.post(body, "application/json", { "x-slack-retry-num": "1", "x-slack-retry-reason": "http_timeout" }, false)).status).toBe(200);
+      release();
+      h.gate = null;
+      await h.rt.http.idle();
+      expect(h.api.sent("chat.postMessage")).toHaveLength(before + 1);
     });
   });
 

@@ -42,8 +42,10 @@ export interface Harness {
   readonly errors: unknown[];
   readonly config: SlackConfig;
   db<T>(sql: string, params?: unknown[]): Promise<T[]>;
-  /** POSTs a body to /slack/events, signed unless headers say otherwise. */
-  post(body: string, contentType: string, headers?: Record<string, string>): Promise<Response>;
+  /** While set, every screening waits for this promise (a slow engine). */
+  gate: Promise<void> | null;
+  /** POSTs a body to /slack/events, signed unless headers say otherwise; waits until handling is over unless `settle` is false. */
+  post(body: string, contentType: string, headers?: Record<string, string>, settle?: boolean): Promise<Response>;
   event(event: Record<string, unknown>, opts?: { eventId?: string; retryNum?: number; team?: string }): Promise<Response>;
   /** Runs a slash command; answers the ephemeral reply's text ("" when there was none). */
   command(user: { id: string; name: string }, command: string, text: string, channel?: string, team?: string): Promise<string>;
@@ -54,7 +56,11 @@ export interface Harness {
 
 let seq = 0;
 
-export async function createHarness(engine: Engine = "pglite"): Promise<Harness> {
+export interface HarnessOptions {
+  readonly ackTimeoutMs?: number;
+}
+
+export async function createHarness(engine: Engine = "pglite", options: HarnessOptions = {}): Promise<Harness> {
   const api = await startFakeSlackApi();
   const clock = new ManualClock("2026-03-02T09:00:00.000Z");
   const screening = new InMemoryScreening()
@@ -80,7 +86,13 @@ export async function createHarness(engine: Engine = "pglite"): Promise<Harness>
     ds = await openDataSource({ dataDir: "memory://" });
   }
   const errors: unknown[] = [];
-  const rt = await buildContainer(config, { screening, clock, dataSource: ds, retryConfig: { retries: 2, minTimeout: 0, maxTimeout: 0 }, onError: (e) => errors.push(e) });
+  const gated = {
+    screen: async (value: string) => {
+      if (h.gate) await h.gate;
+      return screening.screen(value);
+    },
+  };
+  const rt = await buildContainer(config, { screening: gated, clock, ...(options.ackTimeoutMs !== undefined ? { ackTimeoutMs: options.ackTimeoutMs } : {}), dataSource: ds, retryConfig: { retries: 2, minTimeout: 0, maxTimeout: 0 }, onError: (e) => errors.push(e) });
   const server: ServerType = await new Promise((r) => {
     const s = serve({ fetch: rt.http.app.fetch, port: 0, hostname: "127.0.0.1" }, () => r(s));
   });
@@ -90,14 +102,14 @@ export async function createHarness(engine: Engine = "pglite"): Promise<Harness>
   api.publicChannels.add(CHANNEL);
   for (const u of [ADMIN, MEMBER]) api.users.set(u.id, u);
 
-  const post = async (body: string, contentType: string, headers: Record<string, string> = {}): Promise<Response> => {
+  const post = async (body: string, contentType: string, headers: Record<string, string> = {}, settle = true): Promise<Response> => {
     const ts = Math.floor(clock.now().getTime() / 1000);
     const res = await fetch(`${base}/slack/events`, {
       method: "POST",
       headers: { "content-type": contentType, "x-slack-request-timestamp": String(ts), "x-slack-signature": sign(body, ts), ...headers },
       body,
     });
-    await rt.http.idle();
+    if (settle) await rt.http.idle();
     return res;
   };
 
@@ -109,6 +121,7 @@ export async function createHarness(engine: Engine = "pglite"): Promise<Harness>
     base,
     errors,
     config,
+    gate: null,
     db: (sql, params = []) => ds.query(sql, params),
     post,
     event(event, opts = {}) {
