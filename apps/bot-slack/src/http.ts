@@ -9,6 +9,8 @@ import type { OAuthFlow } from "./oauth.js";
 export const REPLAY_WINDOW_SECONDS = 300;
 /** Slack payloads are a few KB; this leaves room for big messages and rejects the rest unread. */
 export const DEFAULT_MAX_BODY_BYTES = 256 * 1024;
+/** Signatures remembered for replay detection at most (about 20 MB); beyond it the oldest go first. */
+const MAX_REMEMBERED_SIGNATURES = 200_000;
 /** Slack waits 3 s for an answer, then retries (events) or shows a timeout (commands). */
 const DEFAULT_ACK_TIMEOUT_MS = 2500;
 
@@ -98,6 +100,7 @@ export function createSlackHttp(deps: SlackHttpDeps): SlackHttp {
       // A retry may carry the signature of its first delivery; it is deduplicated by event id below.
       if (seen.has(signature) && retryNum === undefined) return c.json(problem("replayed", "This request was already received."), 401);
       seen.set(signature, nowMs + REPLAY_WINDOW_SECONDS * 1000);
+      if (seen.size > MAX_REMEMBERED_SIGNATURES) seen.delete(seen.keys().next().value as string);
 
       let body: Record<string, unknown>;
       try {
