@@ -43,7 +43,8 @@ export class Installations {
   async find(teamId: string): Promise<Installation | null> {
     const now = this.clock.now().getTime();
     const hit = this.cache.get(teamId);
-    if (hit && now - hit.at < this.ttlMs) return hit.value;
+    // "Not installed" is remembered briefly only: another replica may have just finished an install.
+    if (hit && now - hit.at < (hit.value ? this.ttlMs : Math.min(this.ttlMs, 5000))) return hit.value;
     const r = await this.store.find(teamId);
     const token = r ? this.cipher.open(r.botTokenSealed, r.teamId) : null;
     const value = r && token ? { teamId: r.teamId, botToken: token, botUserId: r.botUserId, botId: r.botId, installedBy: r.installedBy } : null;
