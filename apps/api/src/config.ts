@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { parseFeedsSetting } from "@svc/persistence";
 import { z } from "zod";
 import { DEFAULT_PLANS, PlansSchema } from "./plans.js";
 
@@ -20,6 +22,17 @@ const EnvSchema = z.object({
   SVC_AUDIT_PREVIOUS_KEYS: z.string().default("")
     .transform((v) => v.split(",").map((k) => k.trim()).filter((k) => k.length > 0))
     .refine((keys) => keys.every((k) => k.length >= 32), "every key must be at least 32 characters"),
+  // Live feeds (docs/feeds.md): a JSON array of feed definitions, or the path of a JSON file with one.
+  SVC_FEEDS: z.string().default("").transform((v, ctx) => {
+    try {
+      return parseFeedsSetting(v, (path) => readFileSync(path, "utf8"));
+    } catch (e) {
+      ctx.addIssue({ code: "custom", message: (e as Error).message });
+      return z.NEVER;
+    }
+  }),
+  // How often the feeds are synced by the worker (the embedded default: by this process); 0 = never (sync by hand: `svc intel sync`).
+  SVC_FEED_SYNC_MINUTES: z.coerce.number().int().min(0).max(10_080).default(0),
 }).superRefine((c, ctx) => {
   if (c.DATABASE_URL && !c.SVC_AUDIT_KEY) {
     ctx.addIssue({ code: "custom", path: ["SVC_AUDIT_KEY"], message: "required with DATABASE_URL: every API replica and worker must seal audit records with the same key (at least 32 characters, e.g. `openssl rand -hex 32`)" });

@@ -6,7 +6,7 @@ import {
   type IntelStore, type ReportRepository, type ScreeningDeps, type UsageCounter,
 } from "@svc/core";
 import {
-  CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, GraphLearner,
+  CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, FeedSync, GraphLearner,
   openDataSource, TypeOrmAccountRepository, TypeOrmApiKeyRepository, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIdempotencyStore,
   TypeOrmIntelStore, TypeOrmRateLimiter, TypeOrmReportRepository, TypeOrmServerSecrets, TypeOrmUsageCounter,
 } from "@svc/persistence";
@@ -45,6 +45,7 @@ export const T = {
   JobQueue: token<JobQueue<EntityManager>>("JobQueue"),
   Async: token<AsyncServices>("Async"),
   AuditKeys: token<AuditKeys>("AuditKeys"),
+  Feeds: token<FeedSync>("Feeds"),
 };
 
 export interface Runtime {
@@ -84,6 +85,11 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
   c.bind(T.Graph).toResolvedValue((ds: DataSource) => new TypeOrmGraphRepository(ds), [T.DataSource]);
   // Official brand domains are bundled (in memory); imported lists live in the database.
   c.bind(T.Intel).toResolvedValue((ds: DataSource) => combineIntelStores(InMemoryIntelIndex.from(officialIntel()), new CoalescedIntel(new TypeOrmIntelStore(ds))), [T.DataSource]);
+  // Live feeds (SVC_FEEDS) into the same intel table: `svc intel sync`, or the schedule of the worker.
+  c.bind(T.Feeds).toResolvedValue(
+    (ds: DataSource, clock: Clock, logger: Logger) => new FeedSync(ds, config.SVC_FEEDS, { clock, log: (level, obj, msg) => logger[level](obj, msg) }),
+    [T.DataSource, T.Clock, T.Logger],
+  );
   // Jobs: pg-boss on PostgreSQL (its own schema, installed on first start); a leased table on PGlite.
   const logger = c.get(T.Logger);
   const queue: JobQueue<EntityManager> = config.DATABASE_URL

@@ -8,6 +8,7 @@ import {
   TypeOrmAccountRepository,
   TypeOrmApiKeyRepository,
   TypeOrmBotMemberDirectory,
+  TypeOrmBotSeenEvents,
   TypeOrmBotSettingsStore,
   TypeOrmBotStatsStore,
   TypeOrmBotSupportDesk,
@@ -59,6 +60,17 @@ export async function openBotDataSource(config: Pick<SlackConfig, "DATABASE_URL"
   return openDataSource({ dataDir });
 }
 
+/** Event ids in the bots' shared `bot_seen_events`; ids older than an hour are pruned now and then (Slack retries within minutes). */
+function receipts(seen: TypeOrmBotSeenEvents, clock: Clock): (eventId: string) => Promise<boolean> {
+  let n = 0;
+  return async (eventId) => {
+    const now = clock.now();
+    const first = await seen.firstSight(eventId, now);
+    if (++n % 500 === 0) await seen.prune(new Date(now.getTime() - 3_600_000));
+    return first;
+  };
+}
+
 export interface SlackRuntime {
   readonly container: Container;
   readonly app: SlackApp;
@@ -108,12 +120,12 @@ export async function buildContainer(config: SlackConfig, overrides: ContainerOv
     [TOKENS.config, TOKENS.dataSource, TOKENS.clock, TOKENS.client, TOKENS.installations],
   );
   c.bind<SlackHttp>(TOKENS.http).toResolvedValue(
-    (cfg: SlackConfig, clock: Clock, client: WebClient, installations: Installations, store: TypeOrmSlackInstallations, app: SlackApp) =>
+    (cfg: SlackConfig, ds: DataSource, clock: Clock, client: WebClient, installations: Installations, store: TypeOrmSlackInstallations, app: SlackApp) =>
       createSlackHttp({
         bolt: app.bolt,
         signingSecret: cfg.SLACK_SIGNING_SECRET,
         clock,
-        firstReceipt: (id) => store.firstReceipt(id, clock.now()),
+        firstReceipt: receipts(new TypeOrmBotSeenEvents(ds, PLATFORM), clock),
         oauth: new OAuthFlow({
           client,
           installations,
@@ -127,7 +139,7 @@ export async function buildContainer(config: SlackConfig, overrides: ContainerOv
         ...(overrides.onError ? { onError: overrides.onError } : {}),
         ...(overrides.ackTimeoutMs !== undefined ? { ackTimeoutMs: overrides.ackTimeoutMs } : {}),
       }),
-    [TOKENS.config, TOKENS.clock, TOKENS.client, TOKENS.installations, TypeOrmSlackInstallations, TOKENS.app],
+    [TOKENS.config, TOKENS.dataSource, TOKENS.clock, TOKENS.client, TOKENS.installations, TypeOrmSlackInstallations, TOKENS.app],
   );
   const ownsDataSource = overrides.dataSource === undefined;
   return {

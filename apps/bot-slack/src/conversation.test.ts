@@ -89,7 +89,7 @@ describe.each(ENGINES)("Slack conversation (%s)", (engine) => {
     await h.event({ type: "message", channel: "D0DIRECT01", user: MEMBER.id, text: "my bank password is hunter2 and paypa1.com sent me this", ts: "1772443000.000300", channel_type: "im" });
     expect(posted().at(-1)).toMatchObject({ channel: "D0DIRECT01" });
     const tables = (await h.db<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = current_schema()`)).map((t) => t.tablename);
-    expect(tables).toEqual(expect.arrayContaining(["bot_chat_settings", "bot_chat_stats", "bot_members", "slack_installations", "slack_event_receipts", "reports"]));
+    expect(tables).toEqual(expect.arrayContaining(["bot_chat_settings", "bot_chat_stats", "bot_members", "slack_installations", "bot_seen_events", "reports"]));
     let stored = "";
     for (const t of tables) stored += JSON.stringify(await h.db(`SELECT * FROM "${t}"`));
     for (const secret of ["Confidential", "purple-otter", "seed phrase", "Board meeting", "hunter2", "bank password", "free money", "claim now", "again paypa1"]) {

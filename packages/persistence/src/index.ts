@@ -19,9 +19,13 @@ export { TypeOrmBotStatsStore } from "./repositories/typeorm-bot-stats-store.js"
 export { TypeOrmBotMemberDirectory, type MemberDirectoryOptions } from "./repositories/typeorm-bot-member-directory.js";
 export { TypeOrmBotPaymentLedger } from "./repositories/typeorm-bot-payment-ledger.js";
 export { TypeOrmBotSupportDesk } from "./repositories/typeorm-bot-support-desk.js";
+export { TypeOrmBotChatAdmins, type AddAdminResult, type ChatAdmin } from "./repositories/typeorm-bot-chat-admins.js";
+export { TypeOrmBotSeenEvents } from "./repositories/typeorm-bot-seen-events.js";
 export { TypeOrmSlackInstallations, type SlackInstallationRecord } from "./repositories/typeorm-slack-installations.js";
 export { BOT_TABLES } from "./entities/bot.js";
 export { Coalescer } from "./coalesce.js";
 export { CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, GraphLearner } from "./coalesced.js";
 export { scratchDatabase, type ScratchDatabase } from "./scratch-database.js";
 export { errorForLog } from "./log-errors.js";
+export * from "./feeds/index.js";
+export type { IntelFeedRow } from "./entities/intel.js";

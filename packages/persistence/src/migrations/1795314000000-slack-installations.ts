@@ -2,9 +2,9 @@ import type { MigrationInterface, QueryRunner } from "typeorm";
 
 /**
  * The Slack app's per-workspace installations (the bot token sealed by the app before it gets
- * here: the column holds ciphertext only), the single-use OAuth `state` values of installs in
- * progress, and the ids of Events API deliveries already handled (Slack retries a delivery it
- * thinks failed; a retry of a handled id is answered and dropped). No message text anywhere.
+ * here: the column holds ciphertext only) and the single-use OAuth `state` values of installs in
+ * progress. (Handled Events API deliveries go to the bots' shared `bot_seen_events`.) No message
+ * text anywhere.
  */
 export class SlackInstallations1795314000000 implements MigrationInterface {
   readonly name = "SlackInstallations1795314000000";
@@ -26,15 +26,9 @@ export class SlackInstallations1795314000000 implements MigrationInterface {
       "expires_at" timestamp with time zone NOT NULL,
       CONSTRAINT "slack_oauth_states_pkey" PRIMARY KEY ("state")
     )`);
-    await q.query(`CREATE TABLE "slack_event_receipts" (
-      "event_id" text COLLATE "C" NOT NULL,
-      "received_at" timestamp with time zone NOT NULL,
-      CONSTRAINT "slack_event_receipts_pkey" PRIMARY KEY ("event_id")
-    )`);
-    await q.query(`CREATE INDEX "slack_event_receipts_received_idx" ON "slack_event_receipts" ("received_at")`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    for (const t of ["slack_event_receipts", "slack_oauth_states", "slack_installations"]) await q.query(`DROP TABLE IF EXISTS "${t}"`);
+    for (const t of ["slack_oauth_states", "slack_installations"]) await q.query(`DROP TABLE IF EXISTS "${t}"`);
   }
 }

@@ -36,8 +36,8 @@ const toRecord = (r: Row): SlackInstallationRecord => ({
 });
 
 /**
- * Slack's per-workspace state: installations (`slack_installations`), OAuth states of installs
- * in progress (single use, expiring) and receipts of handled Events API deliveries.
+ * Slack's per-workspace state: installations (`slack_installations`) and OAuth states of
+ * installs in progress (single use, expiring).
  */
 export class TypeOrmSlackInstallations {
   constructor(private readonly ds: DataSource) {}
@@ -74,16 +74,4 @@ export class TypeOrmSlackInstallations {
     const rows = (await this.ds.query(`DELETE FROM slack_oauth_states WHERE state = $1 AND expires_at > $2::timestamptz RETURNING state`, [state, now])) as unknown[];
     return rows.length > 0;
   }
-
-  /**
-   * Records a delivery's event id; false when it was already recorded (a retry of a handled
-   * event). Receipts older than `keepMs` are swept now and then (Slack retries within minutes).
-   */
-  async firstReceipt(eventId: string, now: Date, keepMs = 3_600_000): Promise<boolean> {
-    const rows = (await this.ds.query(`INSERT INTO slack_event_receipts (event_id, received_at) VALUES ($1, $2::timestamptz) ON CONFLICT (event_id) DO NOTHING RETURNING event_id`, [eventId, now])) as unknown[];
-    if (++this.receipts % 500 === 0) await this.ds.query(`DELETE FROM slack_event_receipts WHERE received_at < $1::timestamptz`, [new Date(now.getTime() - keepMs)]);
-    return rows.length > 0;
-  }
-
-  private receipts = 0;
 }
