@@ -53,7 +53,7 @@ export interface Corpus {
   readonly fingerprint: string;
 }
 
-export const FREE_MAIL_SAMPLE = 1000;
+export const FREE_MAIL_SAMPLE = 4000;
 export const TRAIN_END = "2024-06";
 export const VALID_END = "2024-09";
 

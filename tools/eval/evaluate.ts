@@ -1,6 +1,6 @@
 // Screens the corpus with the real engine (createScreener, bundled data only: no intel feed is
 // loaded) and summarises the results. Used by main.ts (report) and tools/train (choosing).
-import { createScreener, type EntityType, type Screener } from "@svc/core";
+import { createScreener, RULESET, type EntityType, type Screener } from "@svc/core";
 import type { CorpusItem, CorpusSet } from "./corpus.js";
 import { CORPUS_SETS, LEGIT_SETS } from "./corpus.js";
 import { calibration, confusionAt, familyStats, groupBy, pct, rocAuc, type CalibrationBin, type Confusion, type FamilyStat } from "./metrics.js";
@@ -32,7 +32,11 @@ const FIXED_NOW = new Date("2026-01-01T00:00:00Z");
 
 /** The screener the evaluation uses: bundled data, fixed clock and ids. */
 export function evalScreener(): Screener {
-  return createScreener({ clock: { now: () => FIXED_NOW }, ids: { next: (prefix: string) => `${prefix}_eval` } });
+  // SVC_EVAL_MODEL_COMBINATION=max|name compares the two ways the model meets the rules (decision 0023).
+  const env = process.env.SVC_EVAL_MODEL_COMBINATION;
+  const combination: "max" | "name" | undefined = env === "max" || env === "name" ? env : undefined;
+  const deps = combination ? { deps: { ruleset: { ...RULESET, modelCombination: combination } } } : {};
+  return createScreener({ clock: { now: () => FIXED_NOW }, ids: { next: (prefix: string) => `${prefix}_eval` }, ...deps });
 }
 
 /** Screens every item as a domain. Deterministic. */

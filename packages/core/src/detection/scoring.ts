@@ -68,6 +68,11 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
   // Families with points, in the order first seen (the order the noisy-OR multiplies them in).
   const families: Family[] = [];
   let strongest = 0;
+  // The learned model's score: compared with the other families' combination, not added to it.
+  let modelPoints = 0;
+  let modelSeen = false;
+  for (const f of findings) if (f.family === "model") modelSeen = true;
+  const nameByModel = modelSeen && rs.modelCombination === "name";
   for (let i = 0; i < findings.length; i++) {
     const f = findings[i] as Finding;
     const rule = rs.rules[f.code];
@@ -76,10 +81,14 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
     const p = allowlisted && !f.code.startsWith("intel.allow") ? 0 : Math.round(raw);
     points[i] = p;
     if (p > strongest) strongest = p;
-    if (p > 0 && !families.includes(f.family)) families.push(f.family);
+    if (f.family === "model") {
+      if (p > modelPoints) modelPoints = p;
+    } else if (p > 0 && !families.includes(f.family)) families.push(f.family);
   }
   let clean = 1; // probability that no family is right
   let agreeing = 0;
+  // With the model standing for the name evidence: the rules' impersonation score, kept as a floor.
+  let impersonation = 0;
   for (const family of families) {
     // The family's points in finding order, strongest first (in a scratch array: no map of lists per check).
     const ps = familyPoints;
@@ -89,10 +98,12 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
     let none = 1;
     for (let i = 0; i < ps.length; i++) none *= 1 - (i === 0 ? (ps[i] as number) : (ps[i] as number) * rs.withinFamilyDamping);
     const familyScore = Math.min(1 - none, (rs.familyCaps[family] ?? 100) / 100);
-    clean *= 1 - familyScore;
     if (familyScore >= 0.2) agreeing++;
+    if (nameByModel && family === "impersonation") impersonation = familyScore;
+    else if (!(nameByModel && family === "lexical")) clean *= 1 - familyScore;
   }
-  let score = Math.round(100 * (1 - clean));
+  let score = nameByModel ? Math.round(100 * (1 - clean * Math.min(1 - modelPoints / 100, 1 - impersonation))) : Math.round(100 * (1 - clean));
+  if (!nameByModel && modelPoints > score) score = modelPoints;
   if (allowlisted) score = Math.min(score, rs.allowlistedCeiling);
 
   // Confidence: agreement between independent families, strength and freshness of the sources,
