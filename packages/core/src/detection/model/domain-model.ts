@@ -1,7 +1,7 @@
 // The learned domain model at run time: logistic regression over the features of features.ts,
 // calibrated (Platt) to a probability, mapped onto 0–100, and explained by the named features
 // that pushed it (decision 0023). Pure: weights come in as data from @svc/intel.
-import { extract, HASHED, wordHash, type FeatureSpace, type HostView, type VocabEntry } from "./features.js";
+import { extract, HASHED, PREFIX_BITS, wordHash, type FeatureSpace, type HostView, type VocabEntry } from "./features.js";
 
 /** The stored model (packages/intel/data/domain-model.json). */
 export interface DomainModelData {
@@ -76,8 +76,13 @@ export function buildFeatureSpace(named: readonly string[], lureWords: readonly 
   const namedIndex = new Map<string, number>();
   named.forEach((n, i) => namedIndex.set(n, HASHED + i));
   const words = new Map<number, VocabEntry[]>();
+  const prefixes = new Uint32Array(PREFIX_BITS / 32);
   const put = (word: string, kind: VocabEntry["kind"]): void => {
     if (word.length < MIN_WORD || word.length > MAX_WORD) return;
+    for (let k = 1; k <= word.length; k++) {
+      const b = wordHash(word.slice(0, k)) & (PREFIX_BITS - 1);
+      prefixes[b >>> 5] = (prefixes[b >>> 5] as number) | (1 << (b & 31));
+    }
     const h = wordHash(word);
     const list = words.get(h) ?? [];
     if (list.some((e) => e.word === word && e.kind === kind)) return;
@@ -94,7 +99,7 @@ export function buildFeatureSpace(named: readonly string[], lureWords: readonly 
       owners.set(d, set);
     }
   }
-  return { named: namedIndex, words, maxWord: MAX_WORD, minWord: MIN_WORD, owners, hosting: new Set(hosting) };
+  return { named: namedIndex, words, maxWord: MAX_WORD, minWord: MIN_WORD, prefixes, owners, hosting: new Set(hosting) };
 }
 
 export function decodeWeights(b64: string, scale: number, length: number): Float32Array {
@@ -159,19 +164,31 @@ export function scoreHost(model: DomainModel, v: HostView, rules: ReadonlyMap<st
   const f = extract(v, rules, model.space);
   let z = 0;
   let ngrams = 0;
-  const parts: Contribution[] = [];
+  // The four largest positive named contributions, kept in order (no array of every feature per check).
+  const top: Contribution[] = [];
   for (let i = 0; i < f.length; i++) {
     const idx = f.index[i] as number;
     const c = (model.weights[idx] as number) * (f.value[i] as number);
     z += c;
     if (idx < HASHED) ngrams += c;
-    else if (c > 0.05) parts.push({ feature: model.names[idx - HASHED] as string, weight: c });
+    else if (c > 0.05) keepTop(top, model.names[idx - HASHED] as string, c);
   }
-  if (ngrams > 0.05) parts.push({ feature: "ngrams", weight: ngrams });
-  parts.sort((x, y) => y.weight - x.weight);
+  if (ngrams > 0.05) keepTop(top, "ngrams", ngrams);
   const t = model.a * z + model.b;
   const probability = sigmoid(t);
-  return { logit: z, probability, score: mapScore(t, model.scoreMap), reasons: parts.filter((p) => p.feature !== "bias").slice(0, 4), words: f.words };
+  return { logit: z, probability, score: mapScore(t, model.scoreMap), reasons: top, words: f.words };
+}
+
+function keepTop(top: Contribution[], feature: string, weight: number): void {
+  if (feature === "bias") return;
+  if (top.length === 4 && (top[3] as Contribution).weight >= weight) return;
+  let i = top.length < 4 ? top.length : 3;
+  while (i > 0 && (top[i - 1] as Contribution).weight < weight) {
+    if (i < 4) top[i] = top[i - 1] as Contribution;
+    i--;
+  }
+  top[i] = { feature, weight };
+  if (top.length > 4) top.length = 4;
 }
 
 /** A reason in plain words. */

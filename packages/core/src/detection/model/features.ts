@@ -23,6 +23,8 @@ export interface FeatureSpace {
   readonly words: ReadonlyMap<number, readonly VocabEntry[]>;
   readonly maxWord: number;
   readonly minWord: number;
+  /** Bitmap (PREFIX_BITS bits) of the hashes of every prefix of a vocabulary word: a scan stops where none starts. */
+  readonly prefixes: Uint32Array;
   /** Registrable domains → the project names they officially carry. */
   readonly owners: ReadonlyMap<string, ReadonlySet<string>>;
   /** Hosting platforms whose sub-domains are users' sites (beyond the Public Suffix List's private section). */
@@ -49,6 +51,9 @@ export interface Features {
 /** A 32-bit FNV-1a step. */
 const step = (h: number, c: number): number => Math.imul(h ^ c, 0x01000193);
 const FNV = 0x811c9dc5;
+
+/** Size of the prefix bitmap, in bits (a power of two). */
+export const PREFIX_BITS = 1 << 20;
 
 /** Hash of a whole word as the vocabulary is keyed. */
 export function wordHash(w: string): number {
@@ -77,23 +82,27 @@ export function platformOf(v: HostView, space: FeatureSpace): string | null {
   return null;
 }
 
+// (Module-level helpers over the scratch buffers rather than closures made per call: this runs on every check.)
+let n = 0;
+function add(i: number, x: number): void {
+  if (n < IDX.length) {
+    IDX[n] = i;
+    VAL[n] = x;
+    n++;
+  }
+}
+function named(space: FeatureSpace, name: string, x = 1): void {
+  const i = space.named.get(name);
+  if (i !== undefined) add(i, x);
+}
+const COUNTS = new Uint8Array(38);
+
 /**
  * The features of a host. `rules` are the rule detectors' findings (code → strength). The
  * returned arrays are views of scratch buffers: read them before the next call.
  */
 export function extract(v: HostView, rules: ReadonlyMap<string, number>, space: FeatureSpace): Features {
-  let n = 0;
-  const add = (i: number, x: number): void => {
-    if (n < IDX.length) {
-      IDX[n] = i;
-      VAL[n] = x;
-      n++;
-    }
-  };
-  const named = (name: string, x = 1): void => {
-    const i = space.named.get(name);
-    if (i !== undefined) add(i, x);
-  };
+  n = 0;
   const words: string[] = [];
   const platform = platformOf(v, space);
   const name = ownName(v, platform);
@@ -104,7 +113,8 @@ export function extract(v: HostView, rules: ReadonlyMap<string, number>, space: 
   let letters = 0;
   let digits = 0;
   let hyphens = 0;
-  const counts = new Uint8Array(38);
+  const counts = COUNTS;
+  counts.fill(0);
   let start = 0;
   for (let e = 0; e <= name.length; e++) {
     if (e < name.length && name.charCodeAt(e) !== 0x2e) continue;
@@ -151,6 +161,8 @@ export function extract(v: HostView, rules: ReadonlyMap<string, number>, space: 
       const c = compact.charCodeAt(j);
       if (c === 0x2e) break;
       h = step(h, c);
+      const hb = (h >>> 0) & (PREFIX_BITS - 1);
+      if (((space.prefixes[hb >>> 5] as number) & (1 << (hb & 31))) === 0) break;
       if (j - i + 1 < space.minWord) continue;
       const hits = space.words.get(h >>> 0);
       if (!hits) continue;
@@ -159,7 +171,7 @@ export function extract(v: HostView, rules: ReadonlyMap<string, number>, space: 
         if (w.kind === "lure") {
           if (!words.includes(`lure:${w.word}`)) {
             words.push(`lure:${w.word}`);
-            named(`lure:${w.word}`);
+            named(space, `lure:${w.word}`);
             lures++;
           }
         } else if (owners?.has(w.word)) {
@@ -171,34 +183,35 @@ export function extract(v: HostView, rules: ReadonlyMap<string, number>, space: 
       }
     }
   }
-  if (foreignProject) named("project:foreign");
-  if (ownProject) named("project:own");
-  if (foreignProject && lures > 0) named("project:foreign+lure");
-  if (lures > 1) named("lure:several");
-  named(`tld:${v.tld}`);
+  if (foreignProject) named(space, "project:foreign");
+  if (ownProject) named(space, "project:own");
+  if (foreignProject && lures > 0) named(space, "project:foreign+lure");
+  if (lures > 1) named(space, "lure:several");
+  named(space, `tld:${v.tld}`);
   if (platform) {
-    named("hosting:any");
-    named(`hosting:${platform}`);
+    named(space, "hosting:any");
+    named(space, `hosting:${platform}`);
   } else if (v.host !== v.registered) {
-    named("subdomain:any");
+    named(space, "subdomain:any");
   }
   const len = main.length;
-  named("num:length", Math.min(1, len / 32));
-  if (len <= 5) named("num:short");
-  if (len >= 20) named("num:long");
-  named("num:digits", Math.min(1, digits / 6));
-  if (digits > 0) named("num:has_digits");
-  named("num:hyphens", Math.min(1, hyphens / 4));
-  if (hyphens > 0) named("num:has_hyphens");
-  const labels = name === "" ? 0 : name.split(".").length;
-  named("num:labels", Math.min(1, labels / 4));
+  named(space, "num:length", Math.min(1, len / 32));
+  if (len <= 5) named(space, "num:short");
+  if (len >= 20) named(space, "num:long");
+  named(space, "num:digits", Math.min(1, digits / 6));
+  if (digits > 0) named(space, "num:has_digits");
+  named(space, "num:hyphens", Math.min(1, hyphens / 4));
+  if (hyphens > 0) named(space, "num:has_hyphens");
+  let labels = name === "" ? 0 : 1;
+  for (let i = name.indexOf("."); i >= 0; i = name.indexOf(".", i + 1)) labels++;
+  named(space, "num:labels", Math.min(1, labels / 4));
   const total = letters + digits;
   if (total > 0) {
     let ent = 0;
     for (const k of counts) if (k > 0) ent -= (k / total) * Math.log2(k / total);
-    named("num:entropy", Math.min(1, ent / 4.5));
+    named(space, "num:entropy", Math.min(1, ent / 4.5));
   }
-  for (const [code, strength] of rules) named(`rule:${code}`, strength);
-  named("bias");
+  for (const [code, strength] of rules) named(space, `rule:${code}`, strength);
+  named(space, "bias");
   return { index: IDX.subarray(0, n), value: VAL.subarray(0, n), length: n, words };
 }
