@@ -31,8 +31,9 @@ export interface Ruleset {
    * How the learned domain model's score meets the rest (decision 0023): "max" — the higher of the
    * model's and the other families' combined score; "name" — the model stands for the name
    * evidence (the lexical and impersonation families are its inputs) and is combined with the
-   * rest; the rules' impersonation score stays a floor (a recognised look-alike of a brand is not
-   * argued down by a model trained on other names).
+   * rest; where the impersonation family fired, the rules' own reading of the name (impersonation
+   * with the lexical signs beside it) stays a floor: a recognised look-alike of a brand is not
+   * argued down by a model trained on other names.
    */
   readonly modelCombination?: "max" | "name";
 }

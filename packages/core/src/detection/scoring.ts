@@ -89,6 +89,7 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
   let agreeing = 0;
   // With the model standing for the name evidence: the rules' impersonation score, kept as a floor.
   let impersonation = 0;
+  let lexical = 0;
   for (const family of families) {
     // The family's points in finding order, strongest first (in a scratch array: no map of lists per check).
     const ps = familyPoints;
@@ -100,9 +101,12 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
     const familyScore = Math.min(1 - none, (rs.familyCaps[family] ?? 100) / 100);
     if (familyScore >= 0.2) agreeing++;
     if (nameByModel && family === "impersonation") impersonation = familyScore;
-    else if (!(nameByModel && family === "lexical")) clean *= 1 - familyScore;
+    else if (nameByModel && family === "lexical") lexical = familyScore;
+    else clean *= 1 - familyScore;
   }
-  let score = nameByModel ? Math.round(100 * (1 - clean * Math.min(1 - modelPoints / 100, 1 - impersonation))) : Math.round(100 * (1 - clean));
+  // A brand look-alike keeps the rules' own reading of the name (impersonation with the lexical signs beside it).
+  const rulesName = impersonation > 0 ? 1 - (1 - impersonation) * (1 - lexical) : 0;
+  let score = nameByModel ? Math.round(100 * (1 - clean * Math.min(1 - modelPoints / 100, 1 - rulesName))) : Math.round(100 * (1 - clean));
   if (!nameByModel && modelPoints > score) score = modelPoints;
   if (allowlisted) score = Math.min(score, rs.allowlistedCeiling);
 
