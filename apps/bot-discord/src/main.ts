@@ -1,0 +1,50 @@
+import type { ScreeningPort } from "@svc/bot-kernel";
+import { createScreener } from "@svc/core";
+import { dataDirInUseCause } from "@svc/persistence";
+import { parseConfig, type DiscordConfig } from "./config.js";
+import { buildContainer } from "./container.js";
+
+/** The embedded screening engine behind the kernel's port: the one line to change for a remote engine. */
+function embeddedScreening(): ScreeningPort {
+  const screener = createScreener();
+  return { screen: async (value) => { const r = await screener.screen(value); return r.ok ? r.verdict : { error: r.error }; } };
+}
+
+let config: DiscordConfig;
+try {
+  config = parseConfig(process.env);
+} catch (e) {
+  // One clear message, not a stack trace: the usual first run has no token yet.
+  process.stderr.write(`svc Discord bot: ${(e as Error).message}\nSee docs/bots/discord.md.\n`);
+  process.exit(1);
+}
+const runtime = await buildContainer(config, { screening: embeddedScreening() }).catch((e: unknown) => {
+  const inUse = dataDirInUseCause(e);
+  if (!inUse) throw e;
+  process.stderr.write(`svc: the data directory ${config.SVC_DATA_DIR} is in use by another svc process${inUse.pid > 0 ? ` (pid ${inUse.pid})` : ""}; stop it, or give the bot its own SVC_DATA_DIR (or use DATABASE_URL)\n`);
+  process.exit(1);
+});
+const { app } = runtime;
+console.log(`svc Discord bot: storage ${config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}`}`);
+
+// Lockdowns and learning periods end on time even in a quiet server.
+const timer = setInterval(() => void app.kernel.tick().catch((e: unknown) => console.error("tick failed", e)), 30_000);
+
+try {
+  await app.start();
+} catch (e) {
+  clearInterval(timer);
+  await runtime.close();
+  const msg = e instanceof Error ? e.message : String(e);
+  process.stderr.write(`svc Discord bot: could not log in (${msg}). Check DISCORD_TOKEN, and that the Message Content and Server Members intents are enabled.\n`);
+  process.exit(1);
+}
+await app.registerCommands(config.DISCORD_GUILD_ID);
+console.log(`svc Discord bot: logged in as ${app.client.user?.tag ?? "?"}; commands registered ${config.DISCORD_GUILD_ID ? `in server ${config.DISCORD_GUILD_ID}` : "globally"}`);
+
+const stop = (): void => {
+  clearInterval(timer);
+  void runtime.close();
+};
+process.once("SIGINT", stop);
+process.once("SIGTERM", stop);
