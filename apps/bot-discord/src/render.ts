@@ -6,8 +6,11 @@ const MAX_CONTENT = 1900;
 export const SUPPRESS_EMBEDS = 1 << 2;
 export const EPHEMERAL = 1 << 6;
 
-/** Markdown and mention syntax in user-controlled text is shown literally. */
-export const escapeMarkdown = (s: string): string => s.replace(/[\\`*_~|>#[\]()<@]/gu, (c) => `\\${c}`);
+/**
+ * Markdown and mention syntax in user-controlled text is shown literally. Brackets stay as they
+ * are (defanged `evil[.]top` must read as such); only `](`, which would make a masked link, is broken.
+ */
+export const escapeMarkdown = (s: string): string => s.replace(/[\\`*_~|>#<@]/gu, (c) => `\\${c}`).replaceAll("](", "]\\(");
 /** Inside a code span only the backtick matters; it is swapped for a look-alike so the span cannot be closed. */
 const inCode = (s: string): string => s.replaceAll("`", "ˋ");
 
