@@ -1,3 +1,6 @@
+import { generateKeyPairSync, sign } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { serve, type ServerType } from "@hono/node-server";
 import { InMemoryScreening, ManualClock } from "@svc/bot-kernel";
 import { apiKeyFromSecret } from "@svc/core";
 import { openDataSource, scratchDatabase, type ScratchDatabase } from "@svc/persistence";
@@ -5,8 +8,9 @@ import type { DataSource } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "./config.js";
 import { buildContainer, type BotRuntime } from "./container.js";
+import { createInteractionsEndpoint } from "./interactions-endpoint.js";
 import { FakeDiscord, user } from "./testing/fake-discord.js";
-import { ADMIN, answerTo, BOT, buildWorld, GENERAL, GUILD_ID, IMPOSTOR, join, LOCKED, MEMBER, post, SENIOR, SERVER_IMPOSTOR, slash, TOKEN } from "./testing/discord-world.js";
+import { ADMIN, answerTo, BOT, buildWorld, GENERAL, GUILD_ID, IMPOSTOR, interaction, join, LOCKED, MEMBER, post, SENIOR, SERVER_IMPOSTOR, slash, TOKEN } from "./testing/discord-world.js";
 
 const SECRET = "d".repeat(40);
 const STRING = 3;
@@ -151,5 +155,35 @@ describe.each(engines)("Discord bot conversation on %s", (engine) => {
     const [row] = await ds.query(`SELECT * FROM bot_chat_settings WHERE platform = 'discord' AND chat_id = $1`, [GUILD_ID]);
     expect(row).toMatchObject({ policy: "ban", monitoring: false, plan_tier: "pro", plan_source: "api_key" });
     expect(errors).toEqual([]);
+  });
+
+  it("answers a signed slash command on the HTTP interactions endpoint: deferred in the response, verdict by webhook", async () => {
+    const { publicKey, privateKey } = generateKeyPairSync("ed25519");
+    const endpoint = createInteractionsEndpoint({
+      publicKey: publicKey.export({ format: "der", type: "spki" }).subarray(-32).toString("hex"),
+      path: "/discord/interactions",
+      clock,
+      handle: (i) => rt.app.handleHttpInteraction(i),
+    });
+    const server = await new Promise<ServerType>((resolve) => {
+      const s = serve({ fetch: endpoint.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
+    });
+    try {
+      const raw = interaction(fake, MEMBER, "checkwithsvc", [{ name: "entity", type: STRING, value: "paypa1.com" }]);
+      const body = JSON.stringify(raw);
+      const ts = String(Math.floor(clock.now().getTime() / 1000));
+      const r = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/discord/interactions`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "X-Signature-Timestamp": ts, "X-Signature-Ed25519": sign(null, Buffer.from(ts + body), privateKey).toString("hex") },
+        body,
+      });
+      expect(r.status).toBe(200);
+      expect(await r.json()).toEqual({ type: 5, data: { flags: 64 } });
+      const edit = await fake.waitForCall("PATCH", new RegExp(`^/webhooks/\\d+/tok-${raw.id}/messages/@original$`, "u"));
+      expect((edit.body as { content: string }).content).toContain("CRITICAL");
+      expect(fake.callsTo("POST", new RegExp(`^/interactions/${raw.id}/`, "u"))).toHaveLength(0);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

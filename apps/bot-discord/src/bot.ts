@@ -12,12 +12,12 @@ import {
   type SupportDesk,
 } from "@svc/bot-kernel";
 import {
+  ChatInputCommandInteraction,
   Client,
   Events,
   GatewayIntentBits,
   Partials,
   PermissionFlagsBits,
-  type ChatInputCommandInteraction,
   type Guild,
   type GuildMember,
   type Message,
@@ -69,6 +69,11 @@ export interface DiscordApp {
   readonly chat: DiscordChatPort;
   /** Logs in (gateway) and resolves once the client is ready. */
   start(): Promise<void>;
+  /**
+   * An interaction delivered over HTTP (the interactions endpoint, already verified): answers
+   * the HTTP response body. Commands are deferred (ephemeral) and answered through the webhook.
+   */
+  handleHttpInteraction(raw: { readonly type: number } & Record<string, unknown>): Promise<Record<string, unknown>>;
   /** Registers the slash commands, in one server or globally. */
   registerCommands(guildId?: string): Promise<void>;
   stop(): Promise<void>;
@@ -165,11 +170,12 @@ export function createDiscordApp(deps: DiscordAppDeps): DiscordApp {
 
   const command = async (i: ChatInputCommandInteraction): Promise<void> => {
     if (!i.inGuild()) {
-      await i.reply({ ...renderReply({ blocks: [{ type: "text", text: "svc's commands work in a server. Add me to yours and use them there." }] }), flags: 64 });
+      const r = renderReply({ blocks: [{ type: "text", text: "svc's commands work in a server. Add me to yours and use them there." }] });
+      await (i.deferred ? i.editReply({ content: r.content }) : i.reply({ ...r, flags: 64 }));
       return;
     }
     // Discord waits 3 s for an answer; screening may take longer, so answer "thinking" (ephemeral) first.
-    await i.deferReply({ flags: 64 });
+    if (!i.deferred) await i.deferReply({ flags: 64 });
     const input: SlashInput = {
       name: i.commandName,
       subcommand: i.options.getSubcommand(false),
@@ -220,6 +226,18 @@ export function createDiscordApp(deps: DiscordAppDeps): DiscordApp {
       const ready = new Promise<void>((resolve) => client.once(Events.ClientReady, () => resolve()));
       await client.login(deps.token);
       await ready;
+    },
+    handleHttpInteraction: async (raw) => {
+      if (raw.type === 1) return { type: 1 }; // PING, sent when the endpoint URL is saved
+      if (raw.type === 2 && (raw.data as { type?: number } | undefined)?.type === 1) {
+        // The HTTP response is the deferral; the answer follows as an edit of the original response.
+        const i = Reflect.construct(ChatInputCommandInteraction, [client, raw]) as ChatInputCommandInteraction;
+        i.deferred = true;
+        i.ephemeral = true;
+        void command(i).catch(report);
+        return { type: 5, data: { flags: 64 } };
+      }
+      return { type: 4, data: { content: "That button has expired.", flags: 64 } };
     },
     registerCommands: async (guildId) => {
       const route = guildId ? (`/applications/${deps.applicationId}/guilds/${guildId}/commands` as const) : (`/applications/${deps.applicationId}/commands` as const);

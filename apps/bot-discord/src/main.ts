@@ -1,8 +1,10 @@
-import type { ScreeningPort } from "@svc/bot-kernel";
+import { serve } from "@hono/node-server";
+import { systemClock, type ScreeningPort } from "@svc/bot-kernel";
 import { createScreener } from "@svc/core";
 import { dataDirInUseCause } from "@svc/persistence";
 import { parseConfig, type DiscordConfig } from "./config.js";
 import { buildContainer } from "./container.js";
+import { createInteractionsEndpoint } from "./interactions-endpoint.js";
 
 /** The embedded screening engine behind the kernel's port: the one line to change for a remote engine. */
 function embeddedScreening(): ScreeningPort {
@@ -42,9 +44,20 @@ try {
 await app.registerCommands(config.DISCORD_GUILD_ID);
 console.log(`svc Discord bot: logged in as ${app.client.user?.tag ?? "?"}; commands registered ${config.DISCORD_GUILD_ID ? `in server ${config.DISCORD_GUILD_ID}` : "globally"}`);
 
+// Optional: slash commands over HTTP (set the Interactions Endpoint URL in the Developer Portal
+// to this server's public HTTPS address + DISCORD_INTERACTIONS_PATH). Scanning still uses the gateway.
+const server = config.DISCORD_PUBLIC_KEY
+  ? serve({
+      fetch: createInteractionsEndpoint({ publicKey: config.DISCORD_PUBLIC_KEY, path: config.DISCORD_INTERACTIONS_PATH, clock: systemClock, handle: (i) => app.handleHttpInteraction(i) }).fetch,
+      port: config.PORT,
+    })
+  : null;
+if (server) console.log(`svc Discord bot: interactions endpoint on port ${config.PORT}${config.DISCORD_INTERACTIONS_PATH}`);
+
 const stop = (): void => {
   clearInterval(timer);
-  void runtime.close();
+  if (server) server.close(() => void runtime.close());
+  else void runtime.close();
 };
 process.once("SIGINT", stop);
 process.once("SIGTERM", stop);

@@ -93,8 +93,15 @@ export type SlashOption = { name: string; type: number; value?: string | number;
 
 /** A member runs a slash command (INTERACTION_CREATE, type 2); answers the interaction id. */
 export function slash(fake: FakeDiscord, from: RawUser, name: string, options: SlashOption[] = [], channelId = GENERAL): string {
+  const payload = interaction(fake, from, name, options, channelId);
+  fake.dispatch("INTERACTION_CREATE", payload);
+  return payload.id;
+}
+
+/** The raw interaction Discord sends (over the gateway, or signed to the HTTP endpoint). */
+export function interaction(fake: FakeDiscord, from: RawUser, name: string, options: SlashOption[] = [], channelId = GENERAL): { id: string; type: 2 } & Record<string, unknown> {
   const id = nextId();
-  fake.dispatch("INTERACTION_CREATE", {
+  return {
     id,
     application_id: fake.applicationId,
     type: 2,
@@ -111,8 +118,7 @@ export function slash(fake: FakeDiscord, from: RawUser, name: string, options: S
     context: 0,
     member: { ...rawMember(fake, from), permissions: String(memberPermissions(fake, from)) },
     data: { id: nextId(), name, type: 1, guild_id: GUILD_ID, ...(options.length > 0 ? { options } : {}) },
-  });
-  return id;
+  };
 }
 
 /** Someone joins the server (GUILD_MEMBER_ADD). */
