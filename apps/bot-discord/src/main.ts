@@ -1,16 +1,5 @@
-import { serve } from "@hono/node-server";
-import { systemClock, type ScreeningPort } from "@svc/bot-kernel";
-import { createScreener } from "@svc/core";
-import { dataDirInUseCause } from "@svc/persistence";
+import type { ScreeningPort } from "@svc/bot-kernel";
 import { parseConfig, type DiscordConfig } from "./config.js";
-import { buildContainer } from "./container.js";
-import { createInteractionsEndpoint } from "./interactions-endpoint.js";
-
-/** The embedded screening engine behind the kernel's port: the one line to change for a remote engine. */
-function embeddedScreening(): ScreeningPort {
-  const screener = createScreener();
-  return { screen: async (value) => { const r = await screener.screen(value); return r.ok ? r.verdict : { error: r.error }; } };
-}
 
 let config: DiscordConfig;
 try {
@@ -20,6 +9,23 @@ try {
   process.stderr.write(`svc Discord bot: ${(e as Error).message}\nSee docs/bots/discord.md.\n`);
   process.exit(1);
 }
+
+// Loaded only once the configuration is known to be good: a missing token answers at once.
+const [{ serve }, { systemClock }, { createScreener }, { dataDirInUseCause }, { buildContainer }, { createInteractionsEndpoint }] = await Promise.all([
+  import("@hono/node-server"),
+  import("@svc/bot-kernel"),
+  import("@svc/core"),
+  import("@svc/persistence"),
+  import("./container.js"),
+  import("./interactions-endpoint.js"),
+]);
+
+/** The embedded screening engine behind the kernel's port: the one line to change for a remote engine. */
+function embeddedScreening(): ScreeningPort {
+  const screener = createScreener();
+  return { screen: async (value) => { const r = await screener.screen(value); return r.ok ? r.verdict : { error: r.error }; } };
+}
+
 const runtime = await buildContainer(config, { screening: embeddedScreening() }).catch((e: unknown) => {
   const inUse = dataDirInUseCause(e);
   if (!inUse) throw e;
