@@ -6,7 +6,8 @@ try {
   config = parseConfig(process.env);
 } catch (e) {
   // One clear message, not a stack trace: the usual first run has no token yet.
-  process.stderr.write(`svc Discord bot: ${(e as Error).message}\nSee docs/bots/discord.md.\n`);
+  const problems = (e as Error).message.replace(/^Invalid configuration:\n {2}/u, "").split("\n  ").join("; ");
+  process.stderr.write(`svc Discord bot: ${problems} (see docs/bots/discord.md)\n`);
   process.exit(1);
 }
 
