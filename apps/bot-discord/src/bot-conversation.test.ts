@@ -10,7 +10,7 @@ import { parseConfig } from "./config.js";
 import { buildContainer, type BotRuntime } from "./container.js";
 import { createInteractionsEndpoint } from "./interactions-endpoint.js";
 import { FakeDiscord, user } from "./testing/fake-discord.js";
-import { ADMIN, answerTo, BOT, buildWorld, GENERAL, GUILD_ID, IMPOSTOR, interaction, join, LOCKED, MEMBER, post, SENIOR, SERVER_IMPOSTOR, slash, TOKEN } from "./testing/discord-world.js";
+import { ADMIN, answerTo, BOT, buildWorld, directMessage, edit, GENERAL, GUILD_ID, IMPOSTOR, interaction, join, LOCKED, MEMBER, post, SENIOR, SERVER_IMPOSTOR, slash, TOKEN } from "./testing/discord-world.js";
 
 const SECRET = "d".repeat(40);
 const STRING = 3;
@@ -114,6 +114,22 @@ describe.each(engines)("Discord bot conversation on %s", (engine) => {
     expect(fake.callsTo("PUT", new RegExp(`/bans/${SENIOR.id}$`, "u"))).toHaveLength(0);
   });
 
+  it("scans edits: a harmless message edited into a lure is handled like a new one", async () => {
+    expect(await ask(ADMIN, "policy", [{ name: "delete", type: SUBCOMMAND }])).toContain("Policy set to delete");
+    const id = post(fake, MEMBER, "hello all");
+    await settle();
+    const mark = fake.calls.length;
+    edit(fake, MEMBER, id, "new link: paypa1.com");
+    await fake.waitForCall("DELETE", new RegExp(`^/channels/${GENERAL}/messages/${id}$`, "u"), mark);
+  });
+
+  it("in a direct message, scans what it is sent and replies with a verdict", async () => {
+    const mark = fake.calls.length;
+    const dm = directMessage(fake, MEMBER, "is this legit? https://paypa1.com/verify");
+    const answer = await fake.waitForCall("POST", new RegExp(`^/channels/${dm}/messages$`, "u"), mark);
+    expect((answer.body as { content: string }).content).toContain("CRITICAL");
+  });
+
   it("without Manage Messages in a channel it warns instead of failing", async () => {
     const mark = fake.calls.length;
     const id = post(fake, MEMBER, "paypa1.com", LOCKED);
@@ -153,7 +169,7 @@ describe.each(engines)("Discord bot conversation on %s", (engine) => {
     expect(await ask(ADMIN, "learn", [{ name: "days", type: 4, value: 3 }])).toContain("Learning mode");
     expect(await ask(ADMIN, "unmonitor")).toContain("Monitoring is off");
     const [row] = await ds.query(`SELECT * FROM bot_chat_settings WHERE platform = 'discord' AND chat_id = $1`, [GUILD_ID]);
-    expect(row).toMatchObject({ policy: "ban", monitoring: false, plan_tier: "pro", plan_source: "api_key" });
+    expect(row).toMatchObject({ policy: "delete", monitoring: false, plan_tier: "pro", plan_source: "api_key" });
     expect(errors).toEqual([]);
   });
 

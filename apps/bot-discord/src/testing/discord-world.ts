@@ -80,6 +80,28 @@ export function post(fake: FakeDiscord, from: RawUser, content: string, channelI
   return id;
 }
 
+/** Someone edits a message (MESSAGE_UPDATE carries the whole new message). */
+export function edit(fake: FakeDiscord, from: RawUser, id: string, content: string, channelId = GENERAL): void {
+  const { user: _u, ...m } = rawMember(fake, from);
+  fake.dispatch("MESSAGE_UPDATE", {
+    id, channel_id: channelId, guild_id: GUILD_ID, author: from, member: m, content,
+    timestamp: new Date().toISOString(), edited_timestamp: new Date().toISOString(),
+    tts: false, mention_everyone: false, mentions: [], mention_roles: [], attachments: [], embeds: [], pinned: false, type: 0,
+  });
+}
+
+/** Someone writes to the bot directly (a DM channel, no server). Answers the DM channel id. */
+export function directMessage(fake: FakeDiscord, from: RawUser, content: string): string {
+  const channelId = `8${from.id.slice(1)}`;
+  fake.dms.set(channelId, { id: channelId, type: 1, recipients: [from] });
+  fake.dispatch("MESSAGE_CREATE", {
+    id: nextId(), channel_id: channelId, channel_type: 1, author: from, content,
+    timestamp: new Date().toISOString(), edited_timestamp: null,
+    tts: false, mention_everyone: false, mentions: [], mention_roles: [], attachments: [], embeds: [], pinned: false, type: 0,
+  });
+  return channelId;
+}
+
 /** Permissions Discord computes for the invoking member (sent with every interaction). */
 function memberPermissions(fake: FakeDiscord, u: RawUser): bigint {
   const g = fake.guilds.get(GUILD_ID);

@@ -107,6 +107,8 @@ export const nextId = (): string => String(++snowflake);
 export class FakeDiscord {
   readonly calls: ApiCall[] = [];
   readonly guilds = new Map<string, RawGuild>();
+  /** Direct-message channels by id. */
+  readonly dms = new Map<string, { id: string; type: 1; recipients: RawUser[] }>();
   /** Paths (method + " " + path regex source) answered with an error instead: simulates missing rights. */
   readonly refusals: { method: string; path: RegExp; status: number; code: number; message: string }[] = [];
   private socket: WebSocket | null = null;
@@ -320,7 +322,8 @@ export class FakeDiscord {
         const ch = g.channels.find((x) => x.id === id);
         if (ch) return { status: 200, body: ch };
       }
-      return unknown(10003, "Channel");
+      const dm = this.dms.get(id as string);
+      return dm ? { status: 200, body: dm } : unknown(10003, "Channel");
     });
     this.route("GET", /^\/users\/(\d+)$/u, (_c, [id]) => {
       for (const g of this.guilds.values()) {
@@ -331,7 +334,9 @@ export class FakeDiscord {
     });
     this.route("POST", /^\/users\/@me\/channels$/u, (c) => {
       const rid = (c.body as { recipient_id: string }).recipient_id;
-      return { status: 200, body: { id: `9${rid.slice(1)}`, type: 1, recipients: [user(rid, "someone")] } };
+      const dm = { id: `9${rid.slice(1)}`, type: 1 as const, recipients: [user(rid, "someone")] };
+      this.dms.set(dm.id, dm);
+      return { status: 200, body: dm };
     });
     this.route("PUT", /^\/guilds\/(\d+)\/bans\/(\d+)$/u, () => ({ status: 204 }));
     this.route("GET", /^\/guilds\/(\d+)\/members$/u, (_c, [g]) => ({ status: 200, body: this.guilds.get(g as string)?.members ?? [] }));
