@@ -9,8 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "./config.js";
 import { buildContainer, type BotRuntime } from "./container.js";
 import { createInteractionsEndpoint } from "./interactions-endpoint.js";
-import { FakeDiscord, user } from "./testing/fake-discord.js";
-import { ADMIN, answerTo, BOT, buildWorld, directMessage, edit, GENERAL, GUILD_ID, IMPOSTOR, interaction, join, LOCKED, MEMBER, post, SENIOR, SERVER_IMPOSTOR, slash, TOKEN } from "./testing/discord-world.js";
+import { PermissionFlagsBits } from "discord.js";
+import { FakeDiscord, member, role, user } from "./testing/fake-discord.js";
+import { ADMIN, answerTo, BOT, buildWorld, directMessage, edit, EVERYONE_PERMS, GENERAL, GUILD_ID, IMPOSTOR, interaction, join, LOCKED, MEMBER, post, SENIOR, SERVER_IMPOSTOR, slash, TOKEN } from "./testing/discord-world.js";
 
 const SECRET = "d".repeat(40);
 const STRING = 3;
@@ -63,6 +64,19 @@ describe.each(engines)("Discord bot conversation on %s", (engine) => {
     const put = await fake.waitForCall("PUT", new RegExp(`^/applications/${BOT.id}/guilds/${GUILD_ID}/commands$`, "u"));
     const names = (put.body as { name: string }[]).map((c) => c.name);
     expect(names).toEqual(expect.arrayContaining(["checkwithsvc", "monitor", "unmonitor", "policy", "report", "connect", "audit", "learn"]));
+  });
+
+  it("says hello when added to a new server, naming the permissions it lacks", async () => {
+    const mark = fake.calls.length;
+    const g = { id: "1200000000000000100", name: "Second", owner_id: ADMIN.id, system_channel_id: "1200000000000000101", roles: [role("1200000000000000100", "@everyone", EVERYONE_PERMS, 0), role("1300000000000000100", "svc", EVERYONE_PERMS | PermissionFlagsBits.ManageMessages, 1)], channels: [{ id: "1200000000000000101", type: 0, name: "welcome", position: 0, permission_overwrites: [] }], members: [member(ADMIN), member(BOT, ["1300000000000000100"])] };
+    fake.addGuild(g);
+    fake.dispatch("GUILD_CREATE", fake.guildPayload(g));
+    const hello = await fake.waitForCall("POST", /^\/channels\/1200000000000000101\/messages$/u, mark);
+    const text = (hello.body as { content: string }).content;
+    expect(text).toContain("svc was added to this server");
+    expect(text).toContain("Ban Members");
+    expect(text).toContain("Timeout Members");
+    expect(text).not.toContain("Manage Messages");
   });
 
   it("needs the Starter plan: commands are refused and nothing is scanned until /connect", async () => {
