@@ -79,6 +79,18 @@ describe.each(engines)("Discord bot conversation on %s", (engine) => {
     expect(text).not.toContain("Manage Messages");
   });
 
+  it("counts admins Discord did not send at connect (large servers): it lists the members once", async () => {
+    const g = { id: "1200000000000000200", name: "Big", owner_id: MEMBER.id, system_channel_id: null, roles: [role("1200000000000000200", "@everyone", EVERYONE_PERMS, 0), role("1300000000000000200", "Admins", PermissionFlagsBits.ManageGuild, 1)], channels: [], members: [member(MEMBER), member(ADMIN, ["1300000000000000200"]), member(BOT)] };
+    fake.addGuild(g);
+    // Like a large server: GUILD_CREATE carries only some members, member_count all of them.
+    fake.dispatch("GUILD_CREATE", { ...fake.guildPayload(g), members: [member(MEMBER), member(BOT)], member_count: 3, large: true });
+    // No channel to greet in: the greeting goes to the owner by DM.
+    await fake.waitForCall("POST", /^\/users\/@me\/channels$/u);
+    const admins = await rt.app.chat.listAdmins(g.id);
+    expect(admins.map((a) => a.id)).toEqual([MEMBER.id, ADMIN.id, `server:${g.id}`]);
+    expect(fake.callsTo("GET", new RegExp(`^/guilds/${g.id}/members$`, "u"))).toHaveLength(1);
+  });
+
   it("needs the Starter plan: commands are refused and nothing is scanned until /connect", async () => {
     expect(await ask(ADMIN, "monitor")).toContain("needs the starter plan or higher");
     const before = fake.calls.length;

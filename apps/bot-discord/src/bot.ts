@@ -158,14 +158,16 @@ export function createDiscordApp(deps: DiscordAppDeps): DiscordApp {
     ]
       .filter(([p]) => !me?.permissions.has(p as bigint))
       .map(([, label]) => label as string);
-    await chat.send(guild.id, {
+    const hello = {
       blocks: [
         { type: "heading", text: "🛡 svc was added to this server" },
         { type: "text", text: "I check links, domains, wallets, e-mails and phone numbers posted here, act on risky ones by the server's policy, and always say why and how to appeal. Message text is never stored." },
         { type: "text", text: "This bot needs the Starter plan or higher: an admin runs /connect with an API key (only the bot sees it), then /monitor. /policy notify|delete|ban sets what happens; /learn observes first." },
         ...(missing.length > 0 ? [{ type: "text" as const, text: "Please also give my role these permissions, and keep it above the members it moderates:" }, { type: "list" as const, items: missing }] : []),
       ],
-    });
+    };
+    // A server with no channel the bot may post in: tell the owner directly instead; a closed DM is no error.
+    await chat.send(guild.id, hello).catch(() => chat.send(guild.ownerId, hello).catch(() => undefined));
   };
 
   const command = async (i: ChatInputCommandInteraction): Promise<void> => {

@@ -154,6 +154,9 @@ export class DiscordChatPort implements ChatPort {
     if (hit && now - hit.at < this.ttl) return hit.list;
     const guild = this.client.guilds.cache.get(chatId);
     if (!guild) return [];
+    // Discord sends only some members of a large server at connect: list them (one page) so an
+    // offline admin still counts. At most once per TTL per server, and only when members are missing.
+    if (guild.members.cache.size < guild.memberCount) await guild.members.list({ limit: 1000 }).catch((e: unknown) => (refused(e) ? null : Promise.reject(e)));
     const members = [...guild.members.cache.values()];
     const owner = members.find((m) => m.id === guild.ownerId);
     const admins = members.filter((m) => m.id !== guild.ownerId && m.permissions.any(ADMIN_PERMISSIONS));
