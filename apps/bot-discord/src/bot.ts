@@ -1,5 +1,6 @@
 import {
   BotKernel,
+  type Reply,
   type ChatUser,
   type Clock,
   type CommandContext,
@@ -158,7 +159,7 @@ export function createDiscordApp(deps: DiscordAppDeps): DiscordApp {
     ]
       .filter(([p]) => !me?.permissions.has(p as bigint))
       .map(([, label]) => label as string);
-    const hello = {
+    const hello: Reply = {
       blocks: [
         { type: "heading", text: "🛡 svc was added to this server" },
         { type: "text", text: "I check links, domains, wallets, e-mails and phone numbers posted here, act on risky ones by the server's policy, and always say why and how to appeal. Message text is never stored." },
