@@ -143,6 +143,21 @@ export class DiscordChatPort implements ChatPort {
     }
   }
 
+  /** Ends a timeout early (a lockdown lifted before its time). */
+  async unrestrict(chatId: string, userId: string): Promise<boolean> {
+    const guild = this.client.guilds.cache.get(chatId);
+    if (!guild?.members.me?.permissions.has(PermissionFlagsBits.ModerateMembers)) return false;
+    const member = await this.member(guild, userId);
+    if (!member?.moderatable) return false;
+    try {
+      await member.disableCommunicationUntil(null, "svc: lockdown lifted");
+      return true;
+    } catch (e) {
+      if (refused(e)) return false;
+      throw e;
+    }
+  }
+
   /**
    * The owner and every member whose roles grant Administrator or Manage Server, then the
    * server itself by name: a member named like the server is as much an impostor as one named
