@@ -1,6 +1,7 @@
 import { InMemoryScreening, ManualClock, type CommandName, type Dialect } from "@svc/bot-kernel";
 import { apiKeyFromSecret } from "@svc/core";
 import { openDataSource } from "@svc/persistence";
+import type { DataSource } from "typeorm";
 import { parseConfig } from "../config.js";
 import { buildContainer } from "../container.js";
 import { ADMIN, BOT, buildWorld, directMessage, join as joinServer, MEMBER, post as postIn, slash, TOKEN, type SlashOption } from "./discord-world.js";
@@ -29,6 +30,18 @@ export interface DiscordConversationDriver {
   advance(ms: number): Promise<void>;
   take(): Promise<readonly Observed[]>;
   close(): Promise<void>;
+}
+
+/**
+ * One migrated in-memory PGlite per test process, shared by every driver (migrating one takes
+ * seconds): each driver starts a fresh server by clearing the Discord bot's own rows.
+ */
+let shared: Promise<DataSource> | null = null;
+async function freshDatabase(): Promise<DataSource> {
+  shared ??= openDataSource({ dataDir: "memory://" });
+  const ds = await shared;
+  for (const table of ["bot_chat_settings", "bot_chat_stats", "bot_members"]) await ds.query(`DELETE FROM ${table} WHERE platform = 'discord'`);
+  return ds;
 }
 
 const RAIDER_BASE = 1_000_000_000_000_100_000n;
@@ -84,7 +97,7 @@ export async function discordConversationDriver(screening: InMemoryScreening): P
   const fake = await FakeDiscord.start(BOT);
   buildWorld(fake);
   const clock = new ManualClock("2026-03-02T09:00:00.000Z");
-  const ds = await openDataSource({ dataDir: "memory://" });
+  const ds = await freshDatabase();
   const config = parseConfig({ DISCORD_TOKEN: TOKEN, DISCORD_API_ROOT: fake.apiRoot, SVC_BOOTSTRAP_KEY: SECRET, SVC_DATA_DIR: "memory://" });
   const rt = await buildContainer(config, { screening, clock, dataSource: ds });
   await rt.app.start();
@@ -93,7 +106,7 @@ export async function discordConversationDriver(screening: InMemoryScreening): P
     let n = -1;
     while (n !== fake.calls.length || rt.app.kernel.queueDepth > 0) {
       n = fake.calls.length;
-      await new Promise((r) => setTimeout(r, 60));
+      await new Promise((r) => setTimeout(r, 40));
     }
   };
   const dmChannels = new Set<string>();
@@ -153,7 +166,6 @@ export async function discordConversationDriver(screening: InMemoryScreening): P
     },
     async close() {
       await rt.close();
-      await ds.destroy();
       await fake.close();
     },
   };
