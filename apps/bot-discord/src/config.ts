@@ -23,6 +23,7 @@ const schema = z.object({
   SVC_DATA_DIR: z.string().min(1).default("./.svc"),
   SVC_BOOTSTRAP_KEY: z.string().min(32).optional(),
   PORT: z.coerce.number().int().min(1).max(65_535).default(8080),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
 export type DiscordConfig = z.infer<typeof schema> & { readonly DISCORD_APPLICATION_ID: string };

@@ -12,7 +12,8 @@ try {
 }
 
 // Loaded only once the configuration is known to be good: a missing token answers at once.
-const [{ serve }, { systemClock }, { createScreener }, { dataDirInUseCause }, { buildContainer }, { createInteractionsEndpoint }] = await Promise.all([
+const [{ pino }, { serve }, { systemClock }, { createScreener }, { dataDirInUseCause, errorForLog }, { buildContainer }, { createInteractionsEndpoint }] = await Promise.all([
+  import("pino"),
   import("@hono/node-server"),
   import("@svc/bot-kernel"),
   import("@svc/core"),
@@ -27,17 +28,18 @@ function embeddedScreening(): ScreeningPort {
   return { screen: async (value) => { const r = await screener.screen(value); return r.ok ? r.verdict : { error: r.error }; } };
 }
 
-const runtime = await buildContainer(config, { screening: embeddedScreening() }).catch((e: unknown) => {
+const logger = pino({ level: config.LOG_LEVEL, serializers: { err: errorForLog } });
+const runtime = await buildContainer(config, { screening: embeddedScreening(), onError: (err) => logger.error({ err }, "discord event failed") }).catch((e: unknown) => {
   const inUse = dataDirInUseCause(e);
   if (!inUse) throw e;
   process.stderr.write(`svc: the data directory ${config.SVC_DATA_DIR} is in use by another svc process${inUse.pid > 0 ? ` (pid ${inUse.pid})` : ""}; stop it, or give the bot its own SVC_DATA_DIR (or use DATABASE_URL)\n`);
   process.exit(1);
 });
 const { app } = runtime;
-console.log(`svc Discord bot: storage ${config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}`}`);
+logger.info({ storage: config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}` }, "svc Discord bot starting");
 
 // Lockdowns and learning periods end on time even in a quiet server.
-const timer = setInterval(() => void app.kernel.tick().catch((e: unknown) => console.error("tick failed", e)), 30_000);
+const timer = setInterval(() => void app.kernel.tick().catch((err: unknown) => logger.error({ err }, "tick failed")), 30_000);
 
 try {
   await app.start();
@@ -49,7 +51,7 @@ try {
   process.exit(1);
 }
 await app.registerCommands(config.DISCORD_GUILD_ID);
-console.log(`svc Discord bot: logged in as ${app.client.user?.tag ?? "?"}; commands registered ${config.DISCORD_GUILD_ID ? `in server ${config.DISCORD_GUILD_ID}` : "globally"}`);
+logger.info({ user: app.client.user?.tag, commands: config.DISCORD_GUILD_ID ? `server ${config.DISCORD_GUILD_ID}` : "global" }, "svc Discord bot logged in; slash commands registered");
 
 // Optional: slash commands over HTTP (set the Interactions Endpoint URL in the Developer Portal
 // to this server's public HTTPS address + DISCORD_INTERACTIONS_PATH). Scanning still uses the gateway.
@@ -59,7 +61,7 @@ const server = config.DISCORD_PUBLIC_KEY
       port: config.PORT,
     })
   : null;
-if (server) console.log(`svc Discord bot: interactions endpoint on port ${config.PORT}${config.DISCORD_INTERACTIONS_PATH}`);
+if (server) logger.info({ port: config.PORT, path: config.DISCORD_INTERACTIONS_PATH }, "interactions endpoint listening");
 
 const stop = (): void => {
   clearInterval(timer);
