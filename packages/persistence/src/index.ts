@@ -24,3 +24,5 @@ export { Coalescer } from "./coalesce.js";
 export { CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, GraphLearner } from "./coalesced.js";
 export { scratchDatabase, type ScratchDatabase } from "./scratch-database.js";
 export { errorForLog } from "./log-errors.js";
+export { TypeOrmBillingStore, type BillingCustomer, type Entitlement, type EntitlementSource, type NewEntitlement, type PlanPropagation, type SubscriptionState } from "./repositories/typeorm-billing-store.js";
+export { TypeOrmAccountDeletions, TypeOrmCheckReviews, anonymousRef, type CheckReview, type DeletionRequest, type ReviewOutcome } from "./repositories/typeorm-account-data.js";
