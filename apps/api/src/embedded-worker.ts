@@ -1,5 +1,5 @@
 import { startWorker, transactionScoped, type RunningWorker } from "@svc/jobs";
-import { TypeOrmCheckRepository } from "@svc/persistence";
+import { TypeOrmAccountDeletions, TypeOrmCheckRepository, TypeOrmServerSecrets } from "@svc/persistence";
 import { ConfigError, type Config } from "./config.js";
 import { T, type Runtime } from "./container.js";
 
@@ -7,8 +7,10 @@ import { T, type Runtime } from "./container.js";
  * The worker inside the API process, for the embedded default (PGlite is one process's
  * database). In server mode the worker runs as its own process: `npx tsx apps/worker/src/main.ts`.
  */
-export function startEmbeddedWorker(runtime: Runtime, config: Config, options: { pollIntervalMs?: number } = {}): Promise<RunningWorker> {
+export async function startEmbeddedWorker(runtime: Runtime, config: Config, options: { pollIntervalMs?: number } = {}): Promise<RunningWorker> {
   const s = runtime.services;
+  const insightsKey = await new TypeOrmServerSecrets(runtime.dataSource).get("insights", s.clock.now());
+  const deletions = new TypeOrmAccountDeletions(runtime.dataSource);
   const auditKeys = runtime.container.get(T.AuditKeys).keyring;
   const pauseMs = pauseFromEnv();
   return startWorker({
@@ -27,6 +29,7 @@ export function startEmbeddedWorker(runtime: Runtime, config: Config, options: {
     ...(options.pollIntervalMs ? { pollIntervalMs: options.pollIntervalMs } : {}),
     relay: { maxInFlight: 64, singleProcess: true },
     ...(pauseMs > 0 ? { pauseMs } : {}),
+    purgeAccount: (id) => deletions.purge(id, insightsKey, s.clock.now()),
   });
 }
 
