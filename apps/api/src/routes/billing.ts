@@ -46,7 +46,7 @@ export const refundRoute = createRoute({
 });
 
 export const stripeWebhookRoute = createRoute({
-  method: "post", path: "/v1/billing/webhook", tags: ["billing"],
+  method: "post", path: "/v1/billing/webhook", tags: ["billing"], security: [],
   summary: "Stripe's events (signed with the endpoint's secret; no API key). Each event id is applied once",
   description: "The body is Stripe's event JSON, checked against the `Stripe-Signature` header on the raw bytes. Handled: customer.subscription.created/updated/deleted (the account's plan, its keys and bound bot chats follow), invoice.paid (the ledger). Other events are acknowledged and ignored.",
   responses: { 200: { description: "Received", content: { "application/json": { schema: WebhookAckSchema } } }, ...problems(400, 413, 503) },
