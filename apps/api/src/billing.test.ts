@@ -1,8 +1,7 @@
 import { BillingStatusSchema, CheckoutSessionSchema, ProblemSchema, RefundResultSchema } from "@svc/contracts";
 import { hashApiKey } from "@svc/core";
-import { fixedClock } from "@svc/testing";
+import { fixedClock, invoiceObject, startFakeStripe, subscriptionObject, type FakeStripe } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { invoiceObject, startFakeStripe, subscriptionObject, type FakeStripe } from "./billing/fake-stripe.js";
 import { startTestApi, type TestApi } from "./test-support.js";
 
 const engines = (["pglite", "postgres"] as const).filter((e) => e === "pglite" || process.env.TEST_DATABASE_URL);
