@@ -62,6 +62,11 @@ describe.each(engines)("billing with Stripe (/v1/billing/*) on %s", (engine) => 
     const sub = subscriptionObject({ id: `sub_${a.accountId.slice(-6)}`, customer, price: PRICE_PRO, status: "active", periodEnd });
     expect((await deliver(stripe.event("customer.subscription.created", sub, nowS()))).status).toBe(200);
     expect(await usagePlan(a.key)).toBe("pro");
+    // A key limited to starter, made while on pro: it keeps its limit while that is within the plan.
+    const limited = await req("POST", "/v1/keys", a.key, { name: "limited", plan: "starter" });
+    expect(limited.status).toBe(201);
+    const limitedKey = ((await limited.json()) as { key: string }).key;
+    expect(await usagePlan(limitedKey)).toBe("starter");
     const [tier] = (await api.runtime.dataSource.query(`SELECT plan_tier FROM bot_chat_settings WHERE chat_id = $1`, [chat])) as { plan_tier: string }[];
     expect(tier?.plan_tier).toBe("pro");
 
@@ -81,6 +86,8 @@ describe.each(engines)("billing with Stripe (/v1/billing/*) on %s", (engine) => 
     // The period ends: Stripe deletes the subscription; the account, its keys and chat fall back to free.
     expect((await deliver(stripe.event("customer.subscription.deleted", { ...canceled, status: "canceled" }, nowS() + 120))).status).toBe(200);
     expect(await usagePlan(a.key)).toBe("free");
+    // The limited key can no longer be above what is paid for: it follows the account again.
+    expect(await usagePlan(limitedKey)).toBe("free");
     const [after] = (await api.runtime.dataSource.query(`SELECT plan_tier FROM bot_chat_settings WHERE chat_id = $1`, [chat])) as { plan_tier: string }[];
     expect(after?.plan_tier).toBe("free");
   });
