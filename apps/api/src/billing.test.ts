@@ -153,6 +153,17 @@ describe.each(engines)("billing with Stripe (/v1/billing/*) on %s", (engine) => 
     expect(stripe.refunds.filter((r) => r.payment_intent === `pi_${a.accountId.slice(-8)}`)).toHaveLength(1);
   });
 
+  it("an account deletion stops Stripe charging it: the subscription is cancelled and the customer deleted there", async () => {
+    const a = await api.account("free");
+    const customer = await checkout(a.key, "starter");
+    const subId = `sub_d${a.accountId.slice(-6)}`;
+    await deliver(stripe.event("customer.subscription.created", subscriptionObject({ id: subId, customer, price: PRICE_STARTER, status: "active", periodEnd: nowS() + 86_400 }), nowS()));
+    const res = await req("POST", "/v1/account/deletion", a.key, { confirm: true });
+    expect(res.status, await res.clone().text()).toBe(202);
+    expect(stripe.requests.filter((r) => r.method === "DELETE").map((r) => r.path)).toEqual(expect.arrayContaining([`/v1/subscriptions/${subId}`, `/v1/customers/${customer}`]));
+    await expectProblem(await req("GET", "/v1/billing", a.key), 401, "auth.revoked_key");
+  });
+
   it("Telegram Stars purchases land in the same ledger", async () => {
     const { TypeOrmBotPaymentLedger } = await import("@svc/persistence");
     const ledger = new TypeOrmBotPaymentLedger(api.runtime.dataSource);

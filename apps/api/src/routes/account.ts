@@ -29,11 +29,14 @@ export function registerAccountRoutes(app: OpenAPIHono, s: ApiServices): void {
     }
     const d = s.dataHandling;
     const now = s.clock.now();
-    const { request, created } = await d.deletions.request(account.id, now, new Date(now.getTime() + d.deletionDelayDays * DAY_MS));
-    for (const k of await s.keys.list(account.id)) if (!k.revoked_at) await s.keys.revoke(account.id, k.id, now);
-    if (created) await s.billing?.cancelForDeletion(account.id);
+    const { request } = await d.deletions.request(account.id, now, new Date(now.getTime() + d.deletionDelayDays * DAY_MS));
+    // In this order, so that a failure at any step leaves the keys working for a retry (which
+    // answers the same request): Stripe stops charging before the purge can drop the customer
+    // link, and the keys are revoked only once the purge is queued.
+    if (!request.completed_at) await s.billing?.cancelForDeletion(account.id);
     // Queued again on a repeated request: the purge runs once (it finds the request completed).
     await d.schedulePurge(request.id, new Date(request.purge_after));
+    for (const k of await s.keys.list(account.id)) if (!k.revoked_at) await s.keys.revoke(account.id, k.id, now);
     c.header("cache-control", "no-store");
     return c.json({ id: request.id, status: request.completed_at ? ("completed" as const) : ("scheduled" as const), requested_at: request.requested_at, purge_after: request.purge_after }, 202);
   });
