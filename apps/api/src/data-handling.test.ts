@@ -2,6 +2,7 @@ import { DeletionRequestSchema, ProblemSchema, ReviewQueueSchema, ReviewSchema }
 import { randomUUID } from "node:crypto";
 import { hashApiKey } from "@svc/core";
 import type { RunningWorker } from "@svc/jobs";
+import { anonymousRef, KEPT_ANONYMISED, TypeOrmServerSecrets } from "@svc/persistence";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "./config.js";
 import { startEmbeddedWorker } from "./embedded-worker.js";
@@ -106,11 +107,17 @@ describe.each(engines)("data handling: account deletion and human review on %s",
       await new Promise((r2) => setTimeout(r2, 25));
     }
     expect(await scan(api, needles)).toEqual([]);
+    // Where the account's anonymous reference remains: only the documented tables.
+    const anon = anonymousRef(await new TypeOrmServerSecrets(ds).get("insights", new Date()), a.accountId);
+    const kept = new Set((await scan(api, [anon])).map((h) => h.split(": ")[0]?.replace(/^public\./, "")));
+    expect([...kept].every((t) => t !== undefined && t in KEPT_ANONYMISED), [...kept].join(", ")).toBe(true);
+    expect(kept).toEqual(new Set(["reports", "entitlements"]));
     // What stays is anonymised: the report (reporter a keyed hash, the cited check dropped) and the purchase.
-    const [kept] = (await ds.query(`SELECT reporter_id, check_id FROM reports WHERE id = $1`, [reportId])) as { reporter_id: string; check_id: string | null }[];
-    expect(kept).toEqual({ reporter_id: expect.stringMatching(/^anon:[0-9a-f]{32}$/), check_id: null });
+    const [rep] = (await ds.query(`SELECT reporter_id, check_id FROM reports WHERE id = $1`, [reportId])) as { reporter_id: string; check_id: string | null }[];
+    expect(rep).toEqual({ reporter_id: anon, check_id: null });
+    expect(anon).toMatch(/^anon:[0-9a-f]{32}$/);
     const [ent] = (await ds.query(`SELECT account_id, account_ref FROM entitlements WHERE id = $1`, [entId])) as { account_id: string | null; account_ref: string }[];
-    expect(ent).toEqual({ account_id: null, account_ref: kept?.reporter_id });
+    expect(ent).toEqual({ account_id: null, account_ref: anon });
     const [chat] = (await ds.query(`SELECT plan_tier, plan_source, plan_key_hash FROM bot_chat_settings WHERE plan_bound_by = '42' OR (plan_source = 'none' AND chat_id LIKE '-100%') ORDER BY updated_at DESC LIMIT 1`)) as Record<string, unknown>[];
     expect(chat).toEqual({ plan_tier: "free", plan_source: "none", plan_key_hash: null });
     // The other account is untouched.

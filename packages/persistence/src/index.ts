@@ -25,4 +25,4 @@ export { CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, Coalesce
 export { scratchDatabase, type ScratchDatabase } from "./scratch-database.js";
 export { errorForLog } from "./log-errors.js";
 export { TypeOrmBillingStore, type BillingCustomer, type Entitlement, type EntitlementSource, type NewEntitlement, type PlanPropagation, type SubscriptionState } from "./repositories/typeorm-billing-store.js";
-export { TypeOrmAccountDeletions, TypeOrmCheckReviews, anonymousRef, type CheckReview, type DeletionRequest, type ReviewOutcome } from "./repositories/typeorm-account-data.js";
+export { TypeOrmAccountDeletions, TypeOrmCheckReviews, anonymousRef, KEPT_ANONYMISED, type CheckReview, type DeletionRequest, type ReviewOutcome } from "./repositories/typeorm-account-data.js";

@@ -55,6 +55,17 @@ export class TypeOrmAccountDeletions {
   }
 }
 
+/**
+ * The only tables that keep a row about a deleted account, each anonymised (docs/privacy.md):
+ * the account is named there by `anonymousRef` at most, never by its id.
+ */
+export const KEPT_ANONYMISED = {
+  reports: "reporter_id = the keyed hash; the cited check removed",
+  reporters: "id = the keyed hash (operator-set trust)",
+  entitlements: "account_ref = the keyed hash; account_id removed",
+  account_deletions: "the request's id and dates; account_id removed",
+} as const;
+
 /** The anonymous reference kept where an account's contribution stays (reports, ledger). */
 export const anonymousRef = (insightsKey: string, accountId: string): string => `anon:${createHmac("sha256", insightsKey).update(`account:${accountId}`).digest("hex").slice(0, 32)}`;
 
