@@ -141,6 +141,11 @@ describe.each(engines)("billing with Stripe (/v1/billing/*) on %s", (engine) => 
     stripe.payInvoice(invoice, `pi_${a.accountId.slice(-8)}`);
 
     await expectProblem(await req("POST", "/v1/billing/refunds", a.key, { account_id: a.accountId }), 403, "auth.operator_only");
+    // The operator finds the purchase in the account's ledger; a customer cannot look at another account's.
+    const seen = BillingStatusSchema.parse(await (await req("GET", `/v1/billing?account_id=${a.accountId}`, operator.key)).json());
+    expect(seen.entitlements.map((e) => e.purchase_ref)).toEqual([invoice]);
+    const other = await api.account("free");
+    await expectProblem(await req("GET", `/v1/billing?account_id=${a.accountId}`, other.key), 403, "auth.operator_only");
     const res = await req("POST", "/v1/billing/refunds", operator.key, { account_id: a.accountId });
     expect(res.status, await res.clone().text()).toBe(200);
     const out = RefundResultSchema.parse(await res.json());

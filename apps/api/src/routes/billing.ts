@@ -20,8 +20,9 @@ const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
 export const billingStatusRoute = createRoute({
   method: "get", path: "/v1/billing", tags: ["billing"], security,
-  summary: "Your plan, subscription (status, cancellation at period end) and purchases",
-  responses: { 200: { description: "Billing state", content: { "application/json": { schema: BillingStatusSchema } } }, ...common },
+  summary: "Your plan, subscription (status, cancellation at period end) and purchases; the operator may name another account",
+  request: { query: z.object({ account_id: z.string().min(1).max(64).optional().openapi({ description: "Operator only: another account's billing (to find a purchase to refund)." }) }) },
+  responses: { 200: { description: "Billing state", content: { "application/json": { schema: BillingStatusSchema } } }, ...common, ...problems(403, 404) },
 });
 
 export const checkoutRoute = createRoute({
@@ -70,7 +71,14 @@ export function registerStripeWebhook(app: OpenAPIHono, s: ApiServices): void {
 
 export function registerBillingRoutes(app: OpenAPIHono, s: ApiServices): void {
   app.openapi(billingStatusRoute, async (c) => {
-    const account = await actingAccount(c, s);
+    const named = c.req.valid("query").account_id;
+    let account = await actingAccount(c, s);
+    if (named !== undefined && named !== account.id) {
+      requireOperator(callerOf(c));
+      const other = await s.accounts.get(named);
+      if (!other) throw problem({ status: 404, code: "billing.account_not_found", title: "Not found", detail: `No account ${named}.` });
+      account = other;
+    }
     if (!s.billing) return c.json({ enabled: false, plan: account.plan, subscription: null, entitlements: [] }, 200);
     const { subscription, entitlements } = await s.billing.status(account.id);
     return c.json({
