@@ -141,7 +141,7 @@ describe.each(engines)("data handling: account deletion and human review on %s",
     await expectProblem(await get("/v1/reviews", a.key), 403, "auth.operator_only");
     await expectProblem(await post(`/v1/reviews/${review.id}/resolve`, a.key, { outcome: "upheld" }), 403, "auth.operator_only");
     const queue = ReviewQueueSchema.parse(await (await get("/v1/reviews?limit=200", operator.key)).json());
-    expect(queue.items.find((r) => r.id === review.id)).toMatchObject({ account_id: a.accountId, reason: "It is our own domain." });
+    expect(queue.items.find((r) => r.id === review.id)).toMatchObject({ account_id: a.accountId, reason: "It is our own domain.", verdict: { id: check, entity: { value: "secure-paypal-verify.example.org" } } });
     await expectProblem(await post(`/v1/reviews/${review.id}/resolve`, operator.key, { outcome: "changed" }), 422, "review.note_required");
     const resolved = await post(`/v1/reviews/${review.id}/resolve`, operator.key, { outcome: "changed", note: "Verified owner; marked as a false positive." });
     expect(resolved.status).toBe(200);

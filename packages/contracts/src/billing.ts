@@ -1,4 +1,5 @@
 import { z } from "@hono/zod-openapi";
+import { VerdictSchema } from "./schemas.js";
 
 /** Billing (/v1/billing/*), account deletion (/v1/account/deletion) and human review (/v1/checks/{id}/review, /v1/reviews). */
 
@@ -90,7 +91,10 @@ export const ReviewSchema = z
   })
   .openapi("Review");
 
-export const OperatorReviewSchema = ReviewSchema.extend({ account_id: z.string() }).openapi("OperatorReview");
+export const OperatorReviewSchema = ReviewSchema.extend({
+  account_id: z.string(),
+  verdict: VerdictSchema.nullable().optional().openapi({ description: "In the queue: the verdict under review (null if the check is gone)." }),
+}).openapi("OperatorReview");
 
 export const ReviewQueueQuerySchema = z.object({
   status: z.enum(["pending", "resolved"]).default("pending"),

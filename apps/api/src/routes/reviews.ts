@@ -75,7 +75,9 @@ export function registerReviewRoutes(app: OpenAPIHono, s: ApiServices): void {
     const items = await reviews.queue(q.status, q.limit + 1, after);
     const page = items.slice(0, q.limit);
     const last = page.at(-1);
-    return c.json({ items: page, next_cursor: items.length > q.limit && last ? sealCursor({ created_at: last.created_at, id: last.id }, s.cursorKey) : null }, 200);
+    // The operator decides on the verdict itself, read from the requester's audit trail.
+    const withVerdicts = await Promise.all(page.map(async (r) => ({ ...r, verdict: (await s.checks.get(r.account_id, r.check_id))?.verdict ?? null })));
+    return c.json({ items: withVerdicts as never, next_cursor: items.length > q.limit && last ? sealCursor({ created_at: last.created_at, id: last.id }, s.cursorKey) : null }, 200);
   });
 
   app.openapi(resolveReviewRoute, async (c) => {
