@@ -77,7 +77,9 @@ export function registerReviewRoutes(app: OpenAPIHono, s: ApiServices): void {
     const last = page.at(-1);
     // The operator decides on the verdict itself, read from the requester's audit trail.
     const withVerdicts = await Promise.all(page.map(async (r) => ({ ...r, verdict: (await s.checks.get(r.account_id, r.check_id))?.verdict ?? null })));
-    return c.json({ items: withVerdicts as never, next_cursor: items.length > q.limit && last ? sealCursor({ created_at: last.created_at, id: last.id }, s.cursorKey) : null }, 200);
+    const next_cursor = items.length > q.limit && last ? sealCursor({ created_at: last.created_at, id: last.id }, s.cursorKey) : null;
+    // The verdict is the core's type; the contract's schema describes the same JSON.
+    return c.json({ items: withVerdicts, next_cursor } as never, 200);
   });
 
   app.openapi(resolveReviewRoute, async (c) => {
