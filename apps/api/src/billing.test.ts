@@ -128,6 +128,13 @@ describe.each(engines)("billing with Stripe (/v1/billing/*) on %s", (engine) => 
     await deliver(stripe.event("customer.subscription.created", subscriptionObject({ id: `sub_p${a.accountId.slice(-6)}`, customer, price: PRICE_STARTER, status: "active", periodEnd: nowS() + 86_400 }), nowS()));
     await expectProblem(await req("POST", "/v1/billing/checkout", a.key, { plan: "pro" }), 409, "billing.already_subscribed");
     await expectProblem(await req("POST", "/v1/billing/checkout", a.key, { plan: "enterprise" }), 422, "request.invalid");
+    // Stripe refusing is a 502 that names no Stripe internals.
+    stripe.failNext(400, { type: "invalid_request_error", code: "resource_missing", message: "No such customer: 'cus_secret'" });
+    const refused = await req("POST", "/v1/billing/portal", a.key, {});
+    const body = await refused.clone().text();
+    await expectProblem(refused, 502, "billing.processor_error");
+    expect(body).not.toContain("cus_secret");
+    expect(JSON.parse(body)).toMatchObject({ retryable: false });
   });
 
   it("the operator refunds a purchase: Stripe refunds the invoice's payment once, the subscription ends, the account is free", async () => {

@@ -20,6 +20,8 @@ export interface FakeStripe {
   event(type: string, object: Record<string, unknown>, created: number, id?: string): string;
   /** What `GET /v1/invoice_payments?invoice=` lists for an invoice. */
   payInvoice(invoice: string, paymentIntent: string): void;
+  /** The next request is refused with this Stripe error (status and `error` object). */
+  failNext(status: number, error: { type: string; message: string; code?: string }): void;
   close(): Promise<void>;
 }
 
@@ -31,6 +33,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const idempotent = new Map<string, string>();
   const invoicePayments = new Map<string, string>();
   let n = 0;
+  let failure: { status: number; error: Record<string, unknown> } | null = null;
   const id = (prefix: string) => `${prefix}_${(++n).toString().padStart(6, "0")}${randomBytes(4).toString("hex")}`;
 
   const route = (method: string, path: string, form: Record<string, string>, query: URLSearchParams): [number, unknown] => {
@@ -75,6 +78,11 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     const key = req.headers["idempotency-key"];
     const replay = typeof key === "string" ? idempotent.get(`${req.method} ${url.pathname} ${key}`) : undefined;
     if (replay) return send(200, replay);
+    if (failure) {
+      const f = failure;
+      failure = null;
+      return send(f.status, { error: f.error });
+    }
     requests.push({ method: req.method ?? "", path: url.pathname, form });
     const [status, payload] = route(req.method ?? "", url.pathname, form, url.searchParams);
     if (typeof key === "string" && status === 200) idempotent.set(`${req.method} ${url.pathname} ${key}`, JSON.stringify(payload));
@@ -94,6 +102,9 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     },
     payInvoice(invoice, paymentIntent) {
       invoicePayments.set(invoice, paymentIntent);
+    },
+    failNext(status, error) {
+      failure = { status, error };
     },
     close: () => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }),
   };
