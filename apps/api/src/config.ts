@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { parseFeedsSetting } from "@svc/persistence";
 import { z } from "zod";
 import { DEFAULT_PLANS, PlansSchema } from "./plans.js";
 
@@ -33,6 +35,36 @@ const EnvSchema = z.object({
   SVC_BILLING_RETURN_URL: z.url({ protocol: /^https?$/ }).optional(),
   /** Days between an account deletion request and the purge (0: at once; at most 30, the promise). */
   SVC_DELETION_DELAY_DAYS: z.coerce.number().int().min(0).max(30).default(0),
+  // Live feeds (docs/feeds.md): a JSON array of feed definitions, or the path of a JSON file with one.
+  SVC_FEEDS: z.string().default("").transform((v, ctx) => {
+    try {
+      return parseFeedsSetting(v, (path) => readFileSync(path, "utf8"));
+    } catch (e) {
+      ctx.addIssue({ code: "custom", message: (e as Error).message });
+      return z.NEVER;
+    }
+  }),
+  // How often the feeds are synced by the worker (the embedded default: by this process); 0 = never (sync by hand: `svc intel sync`).
+  SVC_FEED_SYNC_MINUTES: z.coerce.number().int().min(0).max(10_080).default(0),
+  // Web dashboard (docs/web.md). The public origin the browser uses (CSRF checks, links in
+  // e-mails); without it, the request's own origin.
+  SVC_PUBLIC_URL: z.url({ protocol: /^https?$/ }).transform((u) => new URL(u).origin).optional(),
+  /** SMTP for verification and reset e-mails (smtp:// or smtps://); without it they are only logged as not sent. */
+  SVC_SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
+  SVC_MAIL_FROM: z.string().default("svc <no-reply@localhost>"),
+  SVC_GITHUB_CLIENT_ID: z.string().optional(),
+  SVC_GITHUB_CLIENT_SECRET: z.string().optional(),
+  SVC_GOOGLE_CLIENT_ID: z.string().optional(),
+  SVC_GOOGLE_CLIENT_SECRET: z.string().optional(),
+  // The providers' endpoints, configurable for a test double or an enterprise server.
+  SVC_GITHUB_AUTHORIZE_URL: z.url().default("https://github.com/login/oauth/authorize"),
+  SVC_GITHUB_TOKEN_URL: z.url().default("https://github.com/login/oauth/access_token"),
+  SVC_GITHUB_API_URL: z.url().default("https://api.github.com"),
+  SVC_GOOGLE_AUTHORIZE_URL: z.url().default("https://accounts.google.com/o/oauth2/v2/auth"),
+  SVC_GOOGLE_TOKEN_URL: z.url().default("https://oauth2.googleapis.com/token"),
+  SVC_GOOGLE_USERINFO_URL: z.url().default("https://openidconnect.googleapis.com/v1/userinfo"),
+  /** Failed-or-not sign-in attempts allowed per e-mail address per minute (and five times that per client address). */
+  SVC_LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(5),
 }).superRefine((c, ctx) => {
   if (c.SVC_STRIPE_SECRET_KEY) {
     for (const name of ["SVC_STRIPE_WEBHOOK_SECRET", "SVC_STRIPE_PRICE_STARTER", "SVC_STRIPE_PRICE_PRO"] as const) {

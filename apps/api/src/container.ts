@@ -6,10 +6,10 @@ import {
   type IntelStore, type ReportRepository, type ScreeningDeps, type UsageCounter,
 } from "@svc/core";
 import {
-  CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, GraphLearner,
+  CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, FeedSync, GraphLearner,
   openDataSource, TypeOrmAccountRepository, TypeOrmApiKeyRepository, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIdempotencyStore,
-  TypeOrmAccountDeletions, TypeOrmBillingStore, TypeOrmCheckReviews, TypeOrmIntelStore, TypeOrmRateLimiter, TypeOrmReportRepository, TypeOrmServerSecrets,
-  TypeOrmUsageCounter,
+  TypeOrmAccountDeletions, TypeOrmBillingStore, TypeOrmCheckReviews, TypeOrmIntelStore, TypeOrmRateLimiter, TypeOrmWebAccountStore, TypeOrmReportRepository,
+  TypeOrmServerSecrets, TypeOrmUsageCounter,
 } from "@svc/persistence";
 import {
   ACCOUNT_PURGE_QUEUE, AddressPolicy, createAccountPurgeQueue, createCheckQueues, PgBossJobQueue, SqlJobQueue, SsrfWebhookUrlGuard, TypeOrmAsyncJobStore, TypeOrmWebhookSecretStore,
@@ -26,6 +26,8 @@ import { createLogger } from "./logger.js";
 import { GroupCommitCheckRepository } from "./group-commit.js";
 import { StripeBilling, stripeClient } from "./billing/stripe-billing.js";
 import { BackgroundTasks, type ApiServices, type AsyncServices } from "./services.js";
+import { SmtpMailer, UnsentMailer } from "./web/mailer.js";
+import { oauthProviders } from "./web/oauth.js";
 
 const token = <T>(name: string) => Symbol.for(`svc.${name}`) as ServiceIdentifier<T>;
 export const T = {
@@ -47,6 +49,7 @@ export const T = {
   JobQueue: token<JobQueue<EntityManager>>("JobQueue"),
   Async: token<AsyncServices>("Async"),
   AuditKeys: token<AuditKeys>("AuditKeys"),
+  Feeds: token<FeedSync>("Feeds"),
 };
 
 export interface Runtime {
@@ -86,6 +89,11 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
   c.bind(T.Graph).toResolvedValue((ds: DataSource) => new TypeOrmGraphRepository(ds), [T.DataSource]);
   // Official brand domains are bundled (in memory); imported lists live in the database.
   c.bind(T.Intel).toResolvedValue((ds: DataSource) => combineIntelStores(InMemoryIntelIndex.from(officialIntel()), new CoalescedIntel(new TypeOrmIntelStore(ds))), [T.DataSource]);
+  // Live feeds (SVC_FEEDS) into the same intel table: `svc intel sync`, or the schedule of the worker.
+  c.bind(T.Feeds).toResolvedValue(
+    (ds: DataSource, clock: Clock, logger: Logger) => new FeedSync(ds, config.SVC_FEEDS, { clock, log: (level, obj, msg) => logger[level](obj, msg) }),
+    [T.DataSource, T.Clock, T.Logger],
+  );
   // Jobs: pg-boss on PostgreSQL (its own schema, installed on first start); a leased table on PGlite.
   const logger = c.get(T.Logger);
   const queue: JobQueue<EntityManager> = config.DATABASE_URL
@@ -149,6 +157,13 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
       billing,
       ...(config.SVC_BILLING_RETURN_URL ? { billingReturnUrl: config.SVC_BILLING_RETURN_URL } : {}),
       dataHandling,
+      web: {
+        store: new TypeOrmWebAccountStore(dataSource),
+        mailer: config.SVC_SMTP_URL ? new SmtpMailer(config.SVC_SMTP_URL, config.SVC_MAIL_FROM) : new UnsentMailer(logger),
+        oauth: oauthProviders(config),
+        publicUrl: config.SVC_PUBLIC_URL,
+        loginAttemptsPerMinute: config.SVC_LOGIN_ATTEMPTS_PER_MINUTE,
+      },
     }),
     [T.Screening, T.Accounts, T.Keys, T.Checks, T.Usage, T.Idempotency, T.Reports, T.Graph, T.Clock, T.Ids, T.Logger],
   );

@@ -29,7 +29,8 @@ async function scan(api: TestApi, needles: readonly string[]): Promise<string[]>
 describe.each(engines)("data handling: account deletion and human review on %s", (engine) => {
   let api: TestApi;
   let worker: RunningWorker | undefined;
-  const env = { SVC_WEBHOOK_ALLOWED_CIDRS: "127.0.0.2/32" };
+  const ORIGIN = "http://app.test";
+  const env = { SVC_WEBHOOK_ALLOWED_CIDRS: "127.0.0.2/32", SVC_PUBLIC_URL: ORIGIN };
   beforeAll(async () => {
     api = await startTestApi(engine, env);
     worker = await startEmbeddedWorker(api.runtime, loadConfig({ ...env, SVC_DATA_DIR: "memory://" }), { pollIntervalMs: 50 });
@@ -122,6 +123,33 @@ describe.each(engines)("data handling: account deletion and human review on %s",
     expect(chat).toEqual({ plan_tier: "free", plan_source: "none", plan_key_hash: null });
     // The other account is untouched.
     expect(((await (await get("/v1/history", b.key)).json()) as { items: unknown[] }).items).toHaveLength(1);
+  });
+
+  it("a dashboard user deletes the account with the session cookie: the session ends at once; after the purge nothing names the user", async () => {
+    const ds = api.runtime.dataSource;
+    const same = { origin: ORIGIN, "sec-fetch-site": "same-origin", "content-type": "application/json" };
+    const address = `deleted-${randomUUID().slice(0, 8)}@example.com`;
+    const signup = await api.app.request(`${ORIGIN}/auth/signup`, { method: "POST", headers: same, body: JSON.stringify({ email: address, password: "correct horse battery" }) });
+    expect(signup.status, await signup.clone().text()).toBe(201);
+    const cookie = /svc_session=([^;]+)/.exec(signup.headers.get("set-cookie") ?? "")?.[1] as string;
+    const { user } = (await signup.json()) as { user: { id: string; account_id: string } };
+    const withSession = (path: string, method = "GET", body?: unknown) =>
+      api.app.request(`${ORIGIN}${path}`, { method, headers: { ...same, cookie: `svc_session=${cookie}` }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+    const check = await withSession("/v1/screen", "POST", { entity_value: "paypa1-login.example.com" });
+    expect(check.status).toBe(200);
+    expect((await scan(api, [address, user.id, user.account_id])).length).toBeGreaterThan(2);
+
+    const del = await withSession("/v1/account/deletion", "POST", { confirm: true });
+    expect(del.status, await del.clone().text()).toBe(202);
+    const request = DeletionRequestSchema.parse(await del.json());
+    // The session is over (it would otherwise mint a new dashboard key).
+    expect((await withSession("/v1/usage")).status).toBe(401);
+    for (let i = 0; i < 400; i++) {
+      const [r] = (await ds.query(`SELECT completed_at FROM account_deletions WHERE id = $1`, [request.id])) as { completed_at: Date | null }[];
+      if (r?.completed_at) break;
+      await new Promise((r2) => setTimeout(r2, 25));
+    }
+    expect(await scan(api, [address, user.id, user.account_id])).toEqual([]);
   });
 
   it("human review: the requester sees the status, the operator resolves; no account sees another's", async () => {

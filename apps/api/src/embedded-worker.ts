@@ -1,5 +1,5 @@
 import { startWorker, transactionScoped, type RunningWorker } from "@svc/jobs";
-import { TypeOrmAccountDeletions, TypeOrmCheckRepository, TypeOrmServerSecrets } from "@svc/persistence";
+import { startFeedSchedule, TypeOrmAccountDeletions, TypeOrmCheckRepository, TypeOrmServerSecrets } from "@svc/persistence";
 import { ConfigError, type Config } from "./config.js";
 import { T, type Runtime } from "./container.js";
 
@@ -13,7 +13,7 @@ export async function startEmbeddedWorker(runtime: Runtime, config: Config, opti
   const deletions = new TypeOrmAccountDeletions(runtime.dataSource);
   const auditKeys = runtime.container.get(T.AuditKeys).keyring;
   const pauseMs = pauseFromEnv();
-  return startWorker({
+  const worker = await startWorker({
     ds: runtime.dataSource,
     queue: runtime.container.get(T.JobQueue),
     screening: s.screening,
@@ -31,6 +31,20 @@ export async function startEmbeddedWorker(runtime: Runtime, config: Config, opti
     ...(pauseMs > 0 ? { pauseMs } : {}),
     purgeAccount: (id) => deletions.purge(id, insightsKey, s.clock.now()),
   });
+  // Live feeds on a schedule: off unless both SVC_FEEDS and SVC_FEED_SYNC_MINUTES are set.
+  if (config.SVC_FEEDS.length === 0 || config.SVC_FEED_SYNC_MINUTES === 0) return worker;
+  s.logger.info({ feeds: config.SVC_FEEDS.map((f) => f.name), every_minutes: config.SVC_FEED_SYNC_MINUTES }, "live feeds on");
+  const feeds = startFeedSchedule(runtime.container.get(T.Feeds), {
+    everyMs: config.SVC_FEED_SYNC_MINUTES * 60_000,
+    onError: (e) => s.logger.error({ err: e }, "feed sync failed"),
+  });
+  return {
+    relay: worker.relay,
+    async stop(timeoutMs) {
+      await feeds.stop();
+      await worker.stop(timeoutMs);
+    },
+  };
 }
 
 /** SVC_WORKER_PAUSE_MS: the crash tests' knob (as for apps/worker): pause between taking jobs and screening them. */

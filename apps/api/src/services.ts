@@ -7,6 +7,7 @@ import type { Logger } from "pino";
 import type { TypeOrmAccountDeletions, TypeOrmCheckReviews } from "@svc/persistence";
 import type { StripeBilling } from "./billing/stripe-billing.js";
 import type { PlanCatalog } from "./plans.js";
+import type { WebServices } from "./web/session.js";
 
 /** What the HTTP layer needs; built by the composition root (container.ts) or by tests. */
 export interface ApiServices {
@@ -43,6 +44,8 @@ export interface ApiServices {
   readonly billingReturnUrl?: string;
   /** Account deletion and human review. */
   readonly dataHandling: DataHandlingServices;
+  /** Dashboard sign-in: accounts, sessions, e-mail and social providers (web/). */
+  readonly web: WebServices;
 }
 
 export interface DataHandlingServices {

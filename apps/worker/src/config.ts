@@ -1,3 +1,6 @@
+import { readFileSync } from "node:fs";
+import { parseFeedsSetting, type FeedDefinition } from "@svc/persistence";
+
 /** The worker's settings, from the environment; a bad value stops the process naming the variable. */
 export interface WorkerConfig {
   /** PostgreSQL (server mode). The embedded default runs its worker inside the API process instead. */
@@ -22,6 +25,10 @@ export interface WorkerConfig {
   readonly SVC_AUDIT_KEY: string;
   /** Earlier audit keys (comma-separated in the environment), as for the API. */
   readonly SVC_AUDIT_PREVIOUS_KEYS: readonly string[];
+  /** Live feeds (docs/feeds.md), as for the API: a JSON array or the path of a JSON file. */
+  readonly SVC_FEEDS: readonly FeedDefinition[];
+  /** Sync the feeds this often; 0 (the default) never. */
+  readonly SVC_FEED_SYNC_MINUTES: number;
 }
 
 export class ConfigError extends Error {
@@ -47,6 +54,12 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
   if (auditKey.length < 32) problems.push("  SVC_AUDIT_KEY: required, at least 32 characters: the same key as the API's (audit records are sealed with it)");
   const previousAuditKeys = (env.SVC_AUDIT_PREVIOUS_KEYS ?? "").split(",").map((k) => k.trim()).filter((k) => k.length > 0);
   if (previousAuditKeys.some((k) => k.length < 32)) problems.push("  SVC_AUDIT_PREVIOUS_KEYS: every key must be at least 32 characters");
+  let feeds: FeedDefinition[] = [];
+  try {
+    feeds = parseFeedsSetting(env.SVC_FEEDS, (path) => readFileSync(path, "utf8"));
+  } catch (e) {
+    problems.push(`  SVC_FEEDS: ${(e as Error).message}`);
+  }
   const level = env.LOG_LEVEL || "info";
   if (!LEVELS.includes(level)) problems.push(`  LOG_LEVEL: must be one of ${LEVELS.join(", ")}`);
   const config: WorkerConfig = {
@@ -62,6 +75,8 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     SVC_WORKER_PAUSE_MS: int("SVC_WORKER_PAUSE_MS", 0, 0, 600_000),
     SVC_AUDIT_KEY: auditKey,
     SVC_AUDIT_PREVIOUS_KEYS: previousAuditKeys,
+    SVC_FEEDS: feeds,
+    SVC_FEED_SYNC_MINUTES: int("SVC_FEED_SYNC_MINUTES", 0, 0, 10_080),
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
   return config;

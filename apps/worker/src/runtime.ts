@@ -4,7 +4,7 @@ import {
 } from "@svc/core";
 import { PgBossJobQueue, startWorker, transactionScoped, type Deliverer, type Resolver, type RunningWorker } from "@svc/jobs";
 import {
-  CoalescedGraphProximity, CoalescedIntel, CoalescedReportEvidence, HmacAuditKeyring, openDataSource, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIntelStore,
+  CoalescedGraphProximity, CoalescedIntel, CoalescedReportEvidence, FeedSync, HmacAuditKeyring, openDataSource, startFeedSchedule, type FeedSchedule, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIntelStore,
   TypeOrmAccountDeletions, TypeOrmReportRepository, TypeOrmServerSecrets,
 } from "@svc/persistence";
 import type { Logger } from "pino";
@@ -15,6 +15,8 @@ export interface WorkerRuntime {
   readonly worker: RunningWorker;
   readonly dataSource: DataSource;
   readonly queue: PgBossJobQueue;
+  /** The live-feed schedule, when SVC_FEEDS and SVC_FEED_SYNC_MINUTES are set. */
+  readonly feeds: FeedSchedule | null;
   /** Stop taking work, finish what is in flight within the shutdown budget, close the database. */
   close(): Promise<void>;
 }
@@ -24,7 +26,7 @@ export interface WorkerRuntime {
  * the outbox; pg-boss for the queue, with its maintenance (re-queueing the jobs of dead workers)
  * running here. Any number of these processes share the work.
  */
-export async function buildWorker(config: WorkerConfig, logger: Logger, overrides: { clock?: Clock; resolve?: Resolver; deliverer?: Deliverer } = {}): Promise<WorkerRuntime> {
+export async function buildWorker(config: WorkerConfig, logger: Logger, overrides: { clock?: Clock; resolve?: Resolver; deliverer?: Deliverer; feedsFirstAfterMs?: number } = {}): Promise<WorkerRuntime> {
   const clock = overrides.clock ?? systemClock;
   const ids = randomIds(clock);
   const dataSource = await openDataSource({ url: config.DATABASE_URL, poolSize: config.SVC_WORKER_CONCURRENCY + 4 });
@@ -68,11 +70,21 @@ export async function buildWorker(config: WorkerConfig, logger: Logger, override
     ...(config.SVC_WORKER_PAUSE_MS ? { pauseMs: config.SVC_WORKER_PAUSE_MS } : {}),
     purgeAccount: (id) => deletions.purge(id, insightsKey, clock.now()),
   });
+  const feeds = startFeeds(config, dataSource, clock, logger, overrides.feedsFirstAfterMs);
   return {
-    worker, dataSource, queue,
+    worker, dataSource, queue, feeds,
     async close() {
+      await feeds?.stop();
       await worker.stop(config.SVC_WORKER_SHUTDOWN_SECONDS * 1000);
       await dataSource.destroy();
     },
   };
+}
+
+/** Live feeds on a schedule (off unless both SVC_FEEDS and SVC_FEED_SYNC_MINUTES are set). */
+function startFeeds(config: WorkerConfig, ds: DataSource, clock: Clock, logger: Logger, firstAfterMs?: number): FeedSchedule | null {
+  if (config.SVC_FEEDS.length === 0 || config.SVC_FEED_SYNC_MINUTES === 0) return null;
+  const sync = new FeedSync(ds, config.SVC_FEEDS, { clock, log: (level, obj, msg) => logger[level](obj, msg) });
+  logger.info({ feeds: config.SVC_FEEDS.map((f) => f.name), every_minutes: config.SVC_FEED_SYNC_MINUTES }, "live feeds on");
+  return startFeedSchedule(sync, { everyMs: config.SVC_FEED_SYNC_MINUTES * 60_000, ...(firstAfterMs !== undefined ? { firstAfterMs } : {}), onError: (e) => logger.error({ err: e }, "feed sync failed") });
 }

@@ -4,6 +4,7 @@ export { extractEntities, type ExtractedEntity, type Extraction, type ExtractOpt
 export { normalizeText, type Normalized } from "./entities/normalize.js";
 export { hostOf, hostAndParents } from "./entities/host.js";
 export { shareableEntityId } from "./entities/shareable.js";
+export { sameAccountAddresses, ss58Encode } from "./entities/wallet.js";
 export * from "./detection/types.js";
 export { RULESET, severityFor, type Rule, type Ruleset } from "./detection/ruleset.js";
 export { scoreFindings, riskLevelFor, actionFor, type Score, type ScoreContext } from "./detection/scoring.js";
@@ -21,6 +22,7 @@ export type * from "./ports/check-repository.js";
 export type * from "./ports/audit-mac.js";
 export type * from "./ports/account-repository.js";
 export type * from "./ports/api-key-repository.js";
+export type * from "./ports/web-accounts.js";
 export type * from "./ports/idempotency-store.js";
 export type * from "./ports/usage-counter.js";
 export type * from "./ports/rate-limiter.js";

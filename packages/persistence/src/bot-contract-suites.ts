@@ -8,6 +8,8 @@ import { TypeOrmBotPaymentLedger } from "./repositories/typeorm-bot-payment-ledg
 import { TypeOrmBotSettingsStore } from "./repositories/typeorm-bot-settings-store.js";
 import { TypeOrmBotStatsStore } from "./repositories/typeorm-bot-stats-store.js";
 import { TypeOrmBotSupportDesk } from "./repositories/typeorm-bot-support-desk.js";
+import { TypeOrmBotChatAdmins } from "./repositories/typeorm-bot-chat-admins.js";
+import { TypeOrmBotSeenEvents } from "./repositories/typeorm-bot-seen-events.js";
 
 /** Every row of every table of the schema, as text: what a privacy scan must search. */
 export async function dumpAllTables(ds: DataSource): Promise<{ tables: string[]; text: string }> {
@@ -56,6 +58,35 @@ export function typeOrmBotContracts(engine: string, ds: () => DataSource): void 
       await members.remember(chat, { id: "u2", name: "User 2" }, new Date(Date.UTC(2026, 2, 2, 10)));
       await members.remember(chat, { id: "u9", name: "User 9" }, new Date(Date.UTC(2026, 2, 2, 11)));
       expect((await members.list(chat)).map((m) => m.id)).toEqual(["u4", "u2", "u9"]);
+    });
+
+    it("gives a group one owner even when several claim it at once, then bounded admins", async () => {
+      const admins = new TypeOrmBotChatAdmins(ds(), "whatsapp", 3);
+      const other = new TypeOrmBotChatAdmins(ds(), "slack", 3);
+      const chat = fresh("group");
+      const at = new Date("2026-03-02T09:00:00Z");
+      const wins = await Promise.all(["a", "b", "c", "d"].map((id) => admins.claimOwner(chat, { id, name: id.toUpperCase() }, at)));
+      expect(wins.filter(Boolean)).toHaveLength(1);
+      const owner = (await admins.list(chat))[0];
+      expect(owner?.role).toBe("owner");
+      expect(await admins.claimOwner(chat, { id: "z", name: "Z" }, at)).toBe(false);
+      expect(await admins.add(chat, { id: "x", name: "X" }, owner?.id ?? "", at)).toBe("added");
+      expect(await admins.add(chat, { id: "x", name: "X" }, owner?.id ?? "", at)).toBe("exists");
+      expect(await admins.add(chat, { id: "y", name: "Y" }, owner?.id ?? "", at)).toBe("added");
+      expect(await admins.add(chat, { id: "w", name: "W" }, owner?.id ?? "", at)).toBe("full");
+      expect((await admins.list(chat)).map((a) => a.role)).toEqual(["owner", "admin", "admin"]);
+      // Another platform's chat of the same id is another chat.
+      expect(await other.list(chat)).toEqual([]);
+    });
+
+    it("sees an event id once, also when it is redelivered concurrently, and prunes by age", async () => {
+      const seen = new TypeOrmBotSeenEvents(ds(), "whatsapp");
+      const id = fresh("wamid");
+      const firsts = await Promise.all(Array.from({ length: 5 }, () => seen.firstSight(id, new Date("2026-03-01T00:00:00Z"))));
+      expect(firsts.filter(Boolean)).toHaveLength(1);
+      expect(await new TypeOrmBotSeenEvents(ds(), "slack").firstSight(id, new Date())).toBe(true);
+      expect(await seen.prune(new Date("2026-03-02T00:00:00Z"))).toBeGreaterThanOrEqual(1);
+      expect(await seen.firstSight(id, new Date("2026-03-03T00:00:00Z"))).toBe(true);
     });
 
     it("refuses settings of another platform", async () => {

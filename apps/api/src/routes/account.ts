@@ -34,9 +34,14 @@ export function registerAccountRoutes(app: OpenAPIHono, s: ApiServices): void {
     // answers the same request): Stripe stops charging before the purge can drop the customer
     // link, and the keys are revoked only once the purge is queued.
     if (!request.completed_at) await s.billing?.cancelForDeletion(account.id);
+    // Listed before the purge is queued: it may run (and delete them) before they are revoked
+    // here, and revoking is what makes this process's key cache forget them.
+    const keys = (await s.keys.list(account.id)).filter((k) => !k.revoked_at);
     // Queued again on a repeated request: the purge runs once (it finds the request completed).
     await d.schedulePurge(request.id, new Date(request.purge_after));
-    for (const k of await s.keys.list(account.id)) if (!k.revoked_at) await s.keys.revoke(account.id, k.id, now);
+    // Sessions first: a live dashboard session would replace a revoked dashboard key.
+    await d.deletions.endSessions(account.id, now);
+    for (const k of keys) await s.keys.revoke(account.id, k.id, now);
     c.header("cache-control", "no-store");
     return c.json({ id: request.id, status: request.completed_at ? ("completed" as const) : ("scheduled" as const), requested_at: request.requested_at, purge_after: request.purge_after }, 202);
   });

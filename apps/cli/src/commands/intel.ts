@@ -7,7 +7,7 @@ import { write } from "../io.js";
 import { addDataDirOption, withLocal } from "./api-access.js";
 import { ENTITY_TYPES, examples, type Context } from "./shared.js";
 
-const FORMATS = ["plain", "hosts", "eth-phishing-detect", "csv"] as const;
+const FORMATS = ["plain", "hosts", "eth-phishing-detect", "csv", "polkadot-js-all", "polkadot-js-address", "ofac-sdn"] as const;
 type Format = (typeof FORMATS)[number];
 
 interface ImportFlags {
@@ -29,14 +29,89 @@ export function intelCommand(program: Command, ctx: Context): void {
     .command("intel")
     .summary("import allow/block lists into the local database")
     .description("Curated intel: allow and block lists consulted by every check (the bundled official brand domains are always allowed).")
-    .addHelpText("after", examples("svc intel import blocklist.txt --format plain --source my-soc", "svc intel import hosts.txt --format hosts --source urlhaus@2026-11-20", "svc intel import config.json --format eth-phishing-detect --source eth-phishing-detect"));
+    .addHelpText("after", examples("svc intel import blocklist.txt --format plain --source my-soc", "svc intel import hosts.txt --format hosts --source urlhaus@2026-11-20", "svc intel import config.json --format eth-phishing-detect --source eth-phishing-detect", "SVC_FEEDS=feeds.json svc intel sync"));
+
+  addDataDirOption(
+    intel
+      .command("sync")
+      .description(
+        "Fetch the live feeds configured in SVC_FEEDS (docs/feeds.md) and replace each feed's entries with its current content, in one transaction per feed. " +
+          "A feed that did not change (304, same content) is left as it is; one that fails (unreachable, HTTP error, timeout, malformed, too large) keeps its old entries. Exits 3 when any feed failed.",
+      )
+      .option("--feed <name...>", "only these feeds (default: all)")
+      .option("--force", "fetch without If-None-Match/If-Modified-Since")
+      .option("--json", "print the results as JSON"),
+  )
+    .addHelpText("after", examples("SVC_FEEDS=./feeds.json svc intel sync", "svc intel sync --feed ofac-sdn --force --json"))
+    .action(async (o: { feed?: string[]; force?: boolean; json?: boolean; dataDir?: string }) => {
+      const io = ctx.io;
+      await withLocal(io, o, async (local) => {
+        const { T } = await import("../local.js");
+        const feeds = local.runtime.container.get(T.Feeds);
+        if (feeds.definitions.length === 0) throw new CliError("No feeds are configured.", EXIT.usage, "Set SVC_FEEDS to a JSON array of feeds or the path of a JSON file (see docs/feeds.md).");
+        let results;
+        try {
+          results = await feeds.syncAll({ ...(o.feed ? { only: o.feed } : {}), force: o.force === true });
+        } catch (e) {
+          if (e instanceof RangeError) throw new CliError(e.message, EXIT.usage);
+          throw e;
+        }
+        if (o.json) await write(io.stdout, `${JSON.stringify(results, null, 2)}\n`);
+        else {
+          const n = (x: number): string => x.toLocaleString("en-US");
+          const lines = results.map((r) => {
+            if (r.status === "failed") return `${r.feed}: FAILED (${r.error?.code}): ${r.error?.message}; its ${n(r.entries)} entries are kept`;
+            if (r.status === "not_modified" || r.status === "unchanged") return `${r.feed}: unchanged (${r.status === "not_modified" ? "not modified" : "same content"}), ${n(r.entries)} entries, version ${r.version ?? "-"}`;
+            return `${r.feed}: ${n(r.entries)} entries, version ${r.version}: ${n(r.added)} added, ${n(r.removed)} removed, ${n(r.unchanged)} unchanged, ${n(r.skipped)} skipped`;
+          });
+          await write(io.stdout, `${lines.join("\n")}\n`);
+          for (const r of results) for (const why of r.skipped_sample.slice(0, 5)) io.stderr.write(`${r.feed}: skipped ${why}\n`);
+        }
+        if (results.some((r) => r.status === "failed")) ctx.exit(EXIT.unavailable);
+      });
+    });
+
+  addDataDirOption(
+    intel
+      .command("feeds")
+      .description("The live feeds configured in SVC_FEEDS and their state: entries, version, when last synced and checked, the last error. A feed taken out of SVC_FEEDS keeps its entries (listed as not configured) until --remove.")
+      .option("--remove <name>", "delete a feed's entries and state")
+      .option("--json", "print as JSON"),
+  ).action(async (o: { json?: boolean; remove?: string; dataDir?: string }) => {
+    const io = ctx.io;
+    await withLocal(io, o, async (local) => {
+      const { T } = await import("../local.js");
+      const feeds = local.runtime.container.get(T.Feeds);
+      if (o.remove !== undefined) {
+        let n: number;
+        try {
+          n = await feeds.remove(o.remove);
+        } catch (e) {
+          if (e instanceof RangeError) throw new CliError(e.message, EXIT.usage, "`svc intel feeds` lists the feeds with stored entries.");
+          throw e;
+        }
+        const still = feeds.definitions.some((f) => f.name === o.remove) ? " It is still in SVC_FEEDS: the next sync loads it again." : "";
+        return void (await write(io.stdout, `Removed feed ${o.remove}: ${n.toLocaleString("en-US")} entries deleted.${still}\n`));
+      }
+      const status = await feeds.status();
+      const rows = status.map(({ definition: d, state: s }) => ({
+        name: d?.name ?? s?.name ?? "", format: d?.format ?? s?.format ?? "", url: d?.url ?? s?.url ?? "", configured: d !== null, entries: s?.entries ?? 0, version: s?.version ?? null,
+        synced_at: s?.synced_at?.toISOString() ?? null, checked_at: s?.checked_at?.toISOString() ?? null, last_error: s?.last_error ?? null,
+      }));
+      if (o.json) return void (await write(io.stdout, `${JSON.stringify(rows, null, 2)}\n`));
+      if (rows.length === 0) return void (await write(io.stdout, "No feeds are configured (SVC_FEEDS, see docs/feeds.md).\n"));
+      const text = rows.map((r) => `${r.name} (${r.format}${r.configured ? "" : ", not configured: svc intel feeds --remove " + r.name}) ${r.url}\n  ${r.entries.toLocaleString("en-US")} entries, version ${r.version ?? "-"}, synced ${r.synced_at ?? "never"}, checked ${r.checked_at ?? "never"}${r.last_error ? `\n  last error: ${r.last_error}` : ""}`);
+      await write(io.stdout, `${text.join("\n")}\n`);
+    });
+  });
 
   addDataDirOption(
     intel
       .command("import")
       .description(
         "Import a list into the database this machine serves from; entries are canonicalised like checked entities (case, IDNA, EIP-55), so they match however they are written later. Re-importing the same source updates its entries.\n\n" +
-          "Formats: plain (one entry per line, # comments), hosts (0.0.0.0 host lines), eth-phishing-detect (its config.json: blacklist → block, whitelist and fuzzylist → allow), csv (header with entity and optionally type, list, label).",
+          "Formats: plain (one entry per line, # comments), hosts (0.0.0.0 host lines), eth-phishing-detect (its config.json: blacklist → block, whitelist and fuzzylist → allow), csv (header with entity and optionally type, list, label), " +
+          "polkadot-js-all (all.json: deny → block, allow → allow), polkadot-js-address (address.json: wallet blocks), ofac-sdn (SDN XML: its digital currency addresses). To keep lists up to date from their URLs, see `svc intel sync`.",
       )
       .argument("<file>", "the list file")
       .addOption(new Option("--format <format>", "file format").choices([...FORMATS]).makeOptionMandatory())
@@ -64,6 +139,9 @@ export function intelCommand(program: Command, ctx: Context): void {
         o.format === "plain" ? intelPkg.parsePlainList(text, opts)
         : o.format === "hosts" ? intelPkg.parseHostsFile(text, opts)
         : o.format === "csv" ? intelPkg.parseIntelCsv(text, opts)
+        : o.format === "polkadot-js-all" ? intelPkg.parsePolkadotJsAll(text, { source: o.source, ...(o.type ? { type: o.type } : {}), ...(o.label ? { label: o.label } : {}) })
+        : o.format === "polkadot-js-address" ? intelPkg.parsePolkadotJsAddresses(text, { source: o.source, ...(o.label ? { label: o.label } : {}) })
+        : o.format === "ofac-sdn" ? intelPkg.parseOfacSdn(text, { source: o.source, ...(o.label ? { label: o.label } : {}) })
         : intelPkg.parseEthPhishingDetect(text, { source: o.source, ...(o.type ? { type: o.type } : {}), ...(o.label ? { label: o.label } : {}) });
 
       const skipped: { line: number | null; reason: string }[] = parsed.skipped.map((s) => ({ line: s.line, reason: s.reason }));

@@ -1,5 +1,6 @@
 /**
- * Cryptocurrency wallet addresses: Ethereum/EVM, Bitcoin (base58check and segwit), TRON, Solana.
+ * Cryptocurrency wallet addresses: Ethereum/EVM, Bitcoin (base58check and segwit), TRON, Solana,
+ * Substrate SS58 (Polkadot, Kusama, generic Substrate and other SS58 networks).
  *
  * Ambiguity rule — the first that applies wins:
  *  1. `0x` / `0X` prefix → EVM. Broken hex or wrong length is `entity.invalid`, never another chain.
@@ -11,10 +12,14 @@
  *     TRON 0x41) is that chain, and a failed checksum is `entity.invalid` (a typo, not Solana —
  *     a 25-byte payload can never be a 32-byte Solana key). Else exactly 32 bytes → Solana, which
  *     has no checksum, so any 32-byte string is accepted.
- *  4. Anything else → `entity.unrecognized`.
+ *  4. 45–50 base58 characters → Substrate SS58: a 1- or 2-byte network prefix, a 32-byte account
+ *     (or 33-byte key) and a 2-byte blake2b-512 "SS58PRE" checksum. A bad checksum or a reserved
+ *     prefix is `entity.invalid` (no other supported address is that long).
+ *  5. Anything else → `entity.unrecognized`.
  *
  * Pure and total: no I/O, and no input makes it throw (library calls use their non-throwing forms).
  */
+import { blake2b } from "@noble/hashes/blake2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { utf8ToBytes } from "@noble/hashes/utils.js";
@@ -144,8 +149,88 @@ function parseBase58(s: string): TypedParse | undefined {
   return undefined;
 }
 
+// ---------- Substrate SS58 ----------
+
+/** SS58 network prefixes svc names; any other valid prefix is chain "substrate" with its number. */
+const SS58_NETWORKS: Record<number, string> = { 0: "polkadot", 2: "kusama", 42: "substrate" };
+const SS58_PRE = utf8ToBytes("SS58PRE");
+
+/**
+ * SS58 (https://docs.substrate.io/reference/address-formats/): base58 of prefix ‖ account ‖
+ * checksum, where the checksum is the first 2 bytes of blake2b-512("SS58PRE" ‖ prefix ‖ account).
+ * Only account addresses (32-byte ids, 33-byte keys) are wallets; the short account-index forms
+ * are not. Undefined when the string is not SS58-shaped at all.
+ */
+function parseSs58(s: string): TypedParse | undefined {
+  if (s.length < 45 || s.length > 50 || !B58_RE.test(s)) return undefined;
+  const bytes = b58.decodeUnsafe(s);
+  if (!bytes || bytes.length < 35) return undefined;
+  const first = bytes[0]!;
+  // Bit 7 set is reserved; bit 6 set means a 2-byte prefix (14-bit network number).
+  if (first & 0x80) return invalid("This looks like a Substrate (SS58) address, but its first byte is a reserved prefix.");
+  const prefixLength = first & 0x40 ? 2 : 1;
+  const second = bytes[1]!;
+  const prefix = prefixLength === 1 ? first : ((first & 0x3f) << 2) | (second >> 6) | ((second & 0x3f) << 8);
+  const accountLength = bytes.length - prefixLength - 2;
+  if (accountLength !== 32 && accountLength !== 33) return undefined;
+  if (prefixLength === 1 && (prefix === 46 || prefix === 47)) return invalid(`SS58 prefix ${prefix} is reserved, so this is not a Substrate address.`);
+  const body = bytes.subarray(0, bytes.length - 2);
+  const pre = new Uint8Array(SS58_PRE.length + body.length);
+  pre.set(SS58_PRE);
+  pre.set(body, SS58_PRE.length);
+  const hash = blake2b(pre, { dkLen: 64 });
+  if (hash[0] !== bytes[bytes.length - 2] || hash[1] !== bytes[bytes.length - 1]) {
+    return invalid("This looks like a Substrate (SS58) address, but its checksum does not match — probably a typo.");
+  }
+  const account = bytes.subarray(prefixLength, prefixLength + accountLength);
+  let hex = "0x";
+  for (const b of account) hex += b.toString(16).padStart(2, "0");
+  // base58 has one spelling per byte string, so re-encoding the decoded bytes is the canonical form.
+  return parsed(b58.encode(bytes), {
+    chain: SS58_NETWORKS[prefix] ?? "substrate",
+    family: "substrate",
+    ss58_prefix: prefix,
+    // The same account on every SS58 network: the key to compare a Polkadot and a Kusama address by.
+    account_id: hex,
+  });
+}
+
+/** The SS58 address of a 32/33-byte account (hex, `0x` optional) on network `prefix` (0–16383); null when either is out of range. */
+export function ss58Encode(accountIdHex: string, prefix: number): string | null {
+  const hex = accountIdHex.replace(/^0x/i, "");
+  if (!/^(?:[0-9a-f]{64}|[0-9a-f]{66})$/i.test(hex) || !Number.isInteger(prefix) || prefix < 0 || prefix > 16_383 || prefix === 46 || prefix === 47) return null;
+  const head = prefix < 64 ? [prefix] : [((prefix & 0xfc) >> 2) | 0x40, (prefix >> 8) | ((prefix & 0x03) << 6)];
+  const body = new Uint8Array(head.length + hex.length / 2);
+  body.set(head);
+  for (let i = 0; i < hex.length / 2; i++) body[head.length + i] = parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+  const pre = new Uint8Array(SS58_PRE.length + body.length);
+  pre.set(SS58_PRE);
+  pre.set(body, SS58_PRE.length);
+  const hash = blake2b(pre, { dkLen: 64 });
+  const out = new Uint8Array(body.length + 2);
+  out.set(body);
+  out[body.length] = hash[0]!;
+  out[body.length + 1] = hash[1]!;
+  return b58.encode(out);
+}
+
+/**
+ * The same account's address on Polkadot, Kusama and the generic Substrate network, for a
+ * wallet entity's attributes (empty unless it is an SS58 address): a list names an account in
+ * one network's spelling, a request may use another's.
+ */
+export function sameAccountAddresses(attributes: Readonly<Record<string, unknown>>): string[] {
+  if (attributes.family !== "substrate" || typeof attributes.account_id !== "string") return [];
+  const out: string[] = [];
+  for (const prefix of [0, 2, 42]) {
+    const a = ss58Encode(attributes.account_id, prefix);
+    if (a !== null) out.push(a);
+  }
+  return out;
+}
+
 const unrecognized = (): TypedParse =>
-  entityError("entity.unrecognized", "not a recognised wallet address (Ethereum/EVM, Bitcoin, TRON or Solana)", "wallet");
+  entityError("entity.unrecognized", "not a recognised wallet address (Ethereum/EVM, Bitcoin, TRON, Solana or Substrate SS58)", "wallet");
 
 export function parseWallet(s: string): TypedParse {
   try {
@@ -157,7 +242,7 @@ export function parseWallet(s: string): TypedParse {
       const base58 = parseBase58(s);
       return base58?.ok ? base58 : segwit;
     }
-    return parseBase58(s) ?? unrecognized();
+    return parseBase58(s) ?? parseSs58(s) ?? unrecognized();
   } catch {
     // Belt and braces: nothing above should throw, but a parser must never take the request down.
     return unrecognized();
@@ -175,7 +260,7 @@ export function looksLikeWallet(s: string): boolean {
     // Shortest real segwit address is 14 characters (hrp "bc", 2-byte program).
     if (hrp !== undefined && s.length >= 14 && s.length <= 90 && BECH32_CHARS.test(lower.slice(hrp.length + 1))) return true;
   }
-  if (s.length < 25 || s.length > 44 || !B58_RE.test(s)) return false;
+  if (s.length < 25 || s.length > 50 || !B58_RE.test(s)) return false;
   // Random base58 of this length has both cases and a digit or two capitals in a row (all but
   // ~1 in 150,000 addresses), or, like Solana's 111…1 system program, only digits.
   // Words, slugs and camelCase identifiers have neither.

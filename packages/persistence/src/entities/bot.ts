@@ -163,7 +163,53 @@ export const BotSupportTicketEntity = new EntitySchema<BotSupportTicketRow>({
   checks: [{ name: "bot_support_tickets_topic_check", expression: `"topic" IN ('general', 'payments')` }],
 });
 
-export const BOT_ENTITIES = [BotChatSettingsEntity, BotChatStatEntity, BotMemberEntity, BotPaymentEntity, BotSupportTicketEntity];
+/** Mirrors migration 1795315000000: a group's admins on platforms that have no admin list (WhatsApp). */
+export interface BotChatAdminRow {
+  platform: string;
+  chat_id: string;
+  user_id: string;
+  name: string;
+  role: "owner" | "admin";
+  added_by: string | null;
+  added_at: Date;
+}
+
+export const BotChatAdminEntity = new EntitySchema<BotChatAdminRow>({
+  name: "BotChatAdmin",
+  tableName: "bot_chat_admins",
+  columns: {
+    platform: idText({ primary: true }),
+    chat_id: idText({ primary: true }),
+    user_id: idText({ primary: true }),
+    name: text(),
+    role: text(),
+    added_by: idText({ nullable: true }),
+    added_at: timestamptz(),
+  },
+  // Partial unique index (one owner per chat), created by the migration only.
+  indices: [{ name: "bot_chat_admins_one_owner_idx", columns: ["platform", "chat_id"], unique: true, synchronize: false }],
+  checks: [{ name: "bot_chat_admins_role_check", expression: `"role" IN ('owner', 'admin')` }],
+});
+
+/** Mirrors migration 1795315000000: inbound event ids already handled (redeliveries are dropped). */
+export interface BotSeenEventRow {
+  platform: string;
+  event_id: string;
+  seen_at: Date;
+}
+
+export const BotSeenEventEntity = new EntitySchema<BotSeenEventRow>({
+  name: "BotSeenEvent",
+  tableName: "bot_seen_events",
+  columns: {
+    platform: idText({ primary: true }),
+    event_id: idText({ primary: true }),
+    seen_at: timestamptz(),
+  },
+  indices: [{ name: "bot_seen_events_seen_idx", columns: ["seen_at"], synchronize: false }],
+});
+
+export const BOT_ENTITIES = [BotChatSettingsEntity, BotChatStatEntity, BotMemberEntity, BotPaymentEntity, BotSupportTicketEntity, BotChatAdminEntity, BotSeenEventEntity];
 
 /** Every table of the bots' state, for privacy scans. */
-export const BOT_TABLES = ["bot_chat_settings", "bot_chat_stats", "bot_members", "bot_payments", "bot_support_tickets"] as const;
+export const BOT_TABLES = ["bot_chat_settings", "bot_chat_stats", "bot_members", "bot_payments", "bot_support_tickets", "bot_chat_admins", "bot_seen_events"] as const;

@@ -4,14 +4,16 @@ import { GraphEdgeEntity, GraphNodeEntity, GraphNodeRiskEntity } from "./graph.j
 import { IdempotencyEntity } from "./idempotency.js";
 import { UsageEntity } from "./usage.js";
 import { RateWindowEntity } from "./rate-window.js";
-import { IntelEntity } from "./intel.js";
+import { IntelEntity, IntelFeedEntity } from "./intel.js";
 import { ReportEntity, ReporterEntity } from "./report.js";
 import { BOT_ENTITIES } from "./bot.js";
 import { ServerSecretEntity } from "./server-secret.js";
+import { WEB_ENTITIES } from "./web.js";
 
 export const ENTITIES = [
   AccountEntity, ApiKeyEntity, CheckEntity, ChainHeadEntity, IdempotencyEntity, UsageEntity, RateWindowEntity,
-  ReportEntity, ReporterEntity, GraphNodeEntity, GraphNodeRiskEntity, GraphEdgeEntity, IntelEntity,
+  ReportEntity, ReporterEntity, GraphNodeEntity, GraphNodeRiskEntity, GraphEdgeEntity, IntelEntity, IntelFeedEntity,
   ...BOT_ENTITIES,
   ServerSecretEntity,
+  ...WEB_ENTITIES,
 ];

@@ -9,6 +9,9 @@ import { ConfigurablePlans1795306300000 } from "./1795306300000-configurable-pla
 import { IdempotencyLeases1795306400000 } from "./1795306400000-idempotency-leases.js";
 import { KeyedAuditHashes1795306500000 } from "./1795306500000-keyed-audit-hashes.js";
 import { ServerSecretsAndAuditSignals1795306600000 } from "./1795306600000-server-secrets-and-audit-signals.js";
+import { IntelFeeds1795311000000 } from "./1795311000000-intel-feeds.js";
+import { BotAdminsAndSeenEvents1795315000000 } from "./1795315000000-bot-admins-and-seen-events.js";
+import { WebAccounts1795316000000 } from "./1795316000000-web-accounts.js";
 import { BillingAndDataHandling1795317000000 } from "./1795317000000-billing-and-data-handling.js";
 import { CheckIdempotencyKeys1795318000000 } from "./1795318000000-check-idempotency-keys.js";
 
@@ -25,6 +28,9 @@ export const MIGRATIONS = [
   IdempotencyLeases1795306400000,
   KeyedAuditHashes1795306500000,
   ServerSecretsAndAuditSignals1795306600000,
+  IntelFeeds1795311000000,
+  BotAdminsAndSeenEvents1795315000000,
+  WebAccounts1795316000000,
   BillingAndDataHandling1795317000000,
   CheckIdempotencyKeys1795318000000,
 ];

@@ -35,6 +35,14 @@ export class TypeOrmAccountDeletions {
     return { request: toRequest(r), created: false };
   }
 
+  /** Ends every dashboard session of the account's users (they would otherwise mint a new dashboard key). */
+  async endSessions(accountId: string, now: Date): Promise<void> {
+    await this.ds.query(
+      `UPDATE web_sessions SET revoked_at = $2 WHERE revoked_at IS NULL AND user_id IN (SELECT id FROM web_users WHERE account_id = $1)`,
+      [accountId, now],
+    );
+  }
+
   async forAccount(accountId: string): Promise<DeletionRequest | null> {
     const [r] = (await rowsOf<DelRow>(this.ds,`SELECT * FROM account_deletions WHERE account_id = $1`, [accountId]));
     return r ? toRequest(r) : null;

@@ -1,5 +1,5 @@
 import type { DataSource } from "typeorm";
-import { hostAndParents, hostOf, type Entity, type IntelMatch, type IntelRecord, type IntelStore } from "@svc/core";
+import { hostAndParents, hostOf, sameAccountAddresses, type Entity, type IntelMatch, type IntelRecord, type IntelStore } from "@svc/core";
 import type { IntelRow } from "../entities/intel.js";
 import { iso } from "./sql.js";
 
@@ -86,12 +86,16 @@ export class TypeOrmIntelStore implements IntelStore {
 }
 
 /**
- * The entity itself, then its host and each parent domain by whole labels (never a substring:
+ * The entity itself (and, for a Substrate address, the same account on the other main networks), then its host and each parent domain by whole labels (never a substring:
  * evil.com matches a.b.evil.com, not notevil.com), down to the registrable domain.
  */
 function candidatesOf(entity: Entity): { type: string; value: string; on: "exact" | "parent" }[] {
   const candidates: { type: string; value: string; on: "exact" | "parent" }[] = [];
   if (entity.type !== "domain") candidates.push({ type: entity.type, value: entity.value, on: "exact" });
+  // A Substrate account is the same account in every network's spelling (Polkadot, Kusama, generic).
+  if (entity.type === "wallet") {
+    for (const a of sameAccountAddresses(entity.attributes)) if (a !== entity.value) candidates.push({ type: "wallet", value: a, on: "exact" });
+  }
   const host = hostOf(entity);
   if (host) {
     const registered = typeof entity.attributes.registered_domain === "string" ? entity.attributes.registered_domain : null;
@@ -105,6 +109,6 @@ function candidatesOf(entity: Entity): { type: string; value: string; on: "exact
 const cmp = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 function toRecord(r: IntelRow): IntelRecord {
-  const base = { type: r.type, value: r.value, list: r.list, label: r.label, source: r.source };
+  const base = { type: r.type, value: r.value, list: r.list, label: r.label, source: r.source, ...(r.version ? { version: r.version } : {}) };
   return r.added_at ? { ...base, added_at: iso(r.added_at) } : base;
 }

@@ -1,0 +1,40 @@
+import { z } from "zod";
+
+/**
+ * Environment, parsed once at start-up. A bad value stops the process with a message naming
+ * the variable, never a half-configured bot. The values come from the app's page on Meta for
+ * Developers (docs/bots/whatsapp.md).
+ */
+const schema = z.object({
+  /** A system-user access token with whatsapp_business_messaging. */
+  WHATSAPP_ACCESS_TOKEN: z.string().regex(/^[\w-]{20,1024}$/u, "must be the access token from the app's WhatsApp > API Setup page"),
+  /** The app secret (App settings > Basic): signs every webhook delivery (X-Hub-Signature-256). */
+  WHATSAPP_APP_SECRET: z.string().regex(/^[\w-]{16,256}$/u, "must be the app secret from App settings > Basic"),
+  /** Any string you choose, entered again as the webhook's "Verify token" on Meta's page. */
+  WHATSAPP_VERIFY_TOKEN: z.string().min(16, "must be at least 16 characters").max(256),
+  /** The business phone number's id (not the number itself): replies are sent from it. */
+  WHATSAPP_PHONE_NUMBER_ID: z.string().regex(/^\d{5,25}$/u, "must be the numeric phone number id shown on API Setup"),
+  WHATSAPP_API_VERSION: z.string().regex(/^v\d{1,3}\.\d$/u, "must look like v23.0").default("v23.0"),
+  /** The Graph API origin; only changed to point at a local fake. */
+  WHATSAPP_GRAPH_URL: z.url({ protocol: /^https?$/u }).default("https://graph.facebook.com"),
+  WHATSAPP_WEBHOOK_PATH: z.string().regex(/^\/[\w/-]{0,200}$/u).default("/whatsapp/webhook"),
+  /** Webhook bodies above this many bytes are refused (413) unread; Meta's are a few KiB. */
+  WHATSAPP_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_000_000).default(262_144),
+  /** PostgreSQL (server mode); without it the state lives in embedded PGlite under SVC_DATA_DIR/pgdata. */
+  DATABASE_URL: z.string().regex(/^postgres(?:ql)?:\/\//u, "must be a postgres:// URL").optional(),
+  /** Embedded PGlite's home (`pgdata` inside it); `memory://` keeps everything in memory (tests). */
+  SVC_DATA_DIR: z.string().min(1).default("./.svc"),
+  /** Makes the first API key deterministic (shared with the API); its key is accepted by `!svc connect` as pro. */
+  SVC_BOOTSTRAP_KEY: z.string().min(32).optional(),
+  PORT: z.coerce.number().int().min(1).max(65_535).default(8082),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type WhatsAppConfig = z.infer<typeof schema>;
+
+export function parseConfig(env: Readonly<Record<string, string | undefined>>): WhatsAppConfig {
+  const r = schema.safeParse(env);
+  if (r.success) return r.data;
+  const lines = r.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`);
+  throw new Error(`Invalid configuration:\n  ${lines.join("\n  ")}`);
+}

@@ -1,0 +1,126 @@
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { systemClock, type Clock, type PlanResolver, type ScreeningPort } from "@svc/bot-kernel";
+import { apiKeyFromSecret, hashApiKey } from "@svc/core";
+import {
+  errorForLog,
+  openDataSource,
+  TypeOrmAccountRepository,
+  TypeOrmApiKeyRepository,
+  TypeOrmBotChatAdmins,
+  TypeOrmBotMemberDirectory,
+  TypeOrmBotSeenEvents,
+  TypeOrmBotSettingsStore,
+  TypeOrmBotStatsStore,
+  TypeOrmBotSupportDesk,
+  TypeOrmReportRepository,
+} from "@svc/persistence";
+import type { Hono } from "hono";
+import { pino, type DestinationStream, type Logger } from "pino";
+import type { DataSource } from "typeorm";
+import type { WhatsAppAPI } from "whatsapp-api-js";
+import { createWhatsAppApp, PLATFORM, type WhatsAppApp } from "./bot.js";
+import type { WhatsAppConfig } from "./config.js";
+import { createGraphApi } from "./graph-api.js";
+import { WhatsAppSender, type Scheduler } from "./outbound.js";
+import { ApiKeyPlanResolver } from "./plan-resolver.js";
+import { ReportRepositorySink } from "./report-sink.js";
+import { createWebhookApp } from "./webhook.js";
+
+export interface RuntimeOverrides {
+  readonly screening: ScreeningPort;
+  readonly clock?: Clock;
+  /** An open DataSource to use instead of the configured one (tests: an in-memory PGlite). The caller closes it. */
+  readonly dataSource?: DataSource;
+  /** The fetch under whatsapp-api-js (default: the global one, to WHATSAPP_GRAPH_URL). */
+  readonly fetch?: typeof fetch;
+  readonly plans?: PlanResolver;
+  readonly logDestination?: DestinationStream;
+  readonly schedule?: Scheduler;
+  readonly retryDelaysMs?: readonly number[];
+}
+
+export interface WhatsAppRuntime {
+  readonly app: WhatsAppApp;
+  readonly web: Hono;
+  readonly api: WhatsAppAPI;
+  readonly sender: WhatsAppSender;
+  readonly dataSource: DataSource;
+  readonly log: Logger;
+  /** Forgets event ids older than the redelivery horizon (a week). */
+  prune(): Promise<number>;
+  /** Closes the DataSource if this runtime opened it. */
+  close(): Promise<void>;
+}
+
+/** How long a message id is remembered: Meta stops redelivering long before (about a day). */
+export const SEEN_EVENT_TTL_MS = 7 * 86_400_000;
+
+export async function openBotDataSource(config: Pick<WhatsAppConfig, "DATABASE_URL" | "SVC_DATA_DIR">): Promise<DataSource> {
+  if (config.DATABASE_URL) return openDataSource({ url: config.DATABASE_URL });
+  if (config.SVC_DATA_DIR === "memory://") return openDataSource({ dataDir: "memory://" });
+  const dataDir = resolve(config.SVC_DATA_DIR, "pgdata");
+  mkdirSync(dataDir, { recursive: true });
+  return openDataSource({ dataDir });
+}
+
+/**
+ * The composition root: the only place that knows which adapter implements which port. Every
+ * store is a TypeORM adapter on one DataSource (PostgreSQL with DATABASE_URL, else embedded
+ * PGlite); reports go into the API's report store and `!svc connect` reads the API's keys.
+ */
+export async function buildRuntime(config: WhatsAppConfig, o: RuntimeOverrides): Promise<WhatsAppRuntime> {
+  const log = pino({ level: config.LOG_LEVEL, base: { app: "bot-whatsapp" }, serializers: { err: errorForLog } }, ...(o.logDestination ? [o.logDestination] : []));
+  const dataSource = o.dataSource ?? (await openBotDataSource(config));
+  const clock = o.clock ?? systemClock;
+  const api = createGraphApi({
+    token: config.WHATSAPP_ACCESS_TOKEN,
+    appSecret: config.WHATSAPP_APP_SECRET,
+    verifyToken: config.WHATSAPP_VERIFY_TOKEN,
+    version: config.WHATSAPP_API_VERSION,
+    baseUrl: config.WHATSAPP_GRAPH_URL,
+    ...(o.fetch ? { fetch: o.fetch } : {}),
+  });
+  const sender = new WhatsAppSender({
+    api,
+    phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID,
+    log,
+    ...(o.schedule ? { schedule: o.schedule } : {}),
+    ...(o.retryDelaysMs ? { retryDelaysMs: o.retryDelaysMs } : {}),
+  });
+  const seen = new TypeOrmBotSeenEvents(dataSource, PLATFORM);
+  const plans =
+    o.plans ??
+    new ApiKeyPlanResolver(new TypeOrmApiKeyRepository(dataSource), new TypeOrmAccountRepository(dataSource), {
+      ...(config.SVC_BOOTSTRAP_KEY ? { bootstrap: { keyHash: hashApiKey(apiKeyFromSecret(config.SVC_BOOTSTRAP_KEY)), plan: "pro" as const } } : {}),
+    });
+  const app = createWhatsAppApp({
+    phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID,
+    sender,
+    admins: new TypeOrmBotChatAdmins(dataSource, PLATFORM),
+    seen,
+    clock,
+    screening: o.screening,
+    settings: new TypeOrmBotSettingsStore(dataSource, PLATFORM),
+    stats: new TypeOrmBotStatsStore(dataSource, PLATFORM),
+    members: new TypeOrmBotMemberDirectory(dataSource, PLATFORM),
+    reports: new ReportRepositorySink(new TypeOrmReportRepository(dataSource)),
+    support: new TypeOrmBotSupportDesk(dataSource),
+    plans,
+    log,
+  });
+  const web = createWebhookApp(api, app, { path: config.WHATSAPP_WEBHOOK_PATH, maxBodyBytes: config.WHATSAPP_MAX_BODY_BYTES, log });
+  const owns = o.dataSource === undefined;
+  return {
+    app,
+    web,
+    api,
+    sender,
+    dataSource,
+    log,
+    prune: () => seen.prune(new Date(clock.now().getTime() - SEEN_EVENT_TTL_MS)),
+    close: async () => {
+      if (owns && dataSource.isInitialized) await dataSource.destroy();
+    },
+  };
+}
