@@ -22,6 +22,7 @@ export { TypeOrmBotPaymentLedger } from "./repositories/typeorm-bot-payment-ledg
 export { TypeOrmBotSupportDesk } from "./repositories/typeorm-bot-support-desk.js";
 export { TypeOrmBotChatAdmins, type AddAdminResult, type ChatAdmin } from "./repositories/typeorm-bot-chat-admins.js";
 export { TypeOrmBotSeenEvents } from "./repositories/typeorm-bot-seen-events.js";
+export { TypeOrmSlackInstallations, type SlackInstallationRecord } from "./repositories/typeorm-slack-installations.js";
 export { BOT_TABLES } from "./entities/bot.js";
 export { Coalescer } from "./coalesce.js";
 export { CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, GraphLearner } from "./coalesced.js";
