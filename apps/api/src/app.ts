@@ -24,6 +24,11 @@ import { registerKeyRoutes } from "./routes/keys.js";
 import { registerReportRoutes } from "./routes/reports.js";
 import { registerHomeRoutes } from "./routes/home.js";
 import { registerAuditVerifyRoutes } from "./routes/audit-verify.js";
+import { registerBillingRoutes, registerStripeWebhook } from "./routes/billing.js";
+import { registerAccountRoutes } from "./routes/account.js";
+import { registerReviewRoutes } from "./routes/reviews.js";
+import { registerPrivacyRoute } from "./routes/privacy.js";
+import { processorProblem } from "./billing/stripe-billing.js";
 import type { ApiServices } from "./services.js";
 
 const EXPORT_BLOCK_ROWS = 1_000;
@@ -39,6 +44,11 @@ export function createApp(s: ApiServices): OpenAPIHono {
   app.use("*", requestId(() => s.ids.next("req")));
   app.onError((err, c) => {
     if (err instanceof ApiProblem) return problemResponse(c, err.init);
+    const processor = processorProblem(err);
+    if (processor) {
+      s.logger.error({ err, request_id: c.get("requestId" as never) }, "payment processor error");
+      return problemResponse(c, processor);
+    }
     if (err instanceof InvalidCursorError) return problemResponse(c, { status: 422, code: "request.invalid_cursor", title: "Invalid cursor", detail: "This cursor was not issued by this API to this account, or it was modified; start from the first page." });
     if (err instanceof HTTPException && err.status < 500) return problemResponse(c, { status: err.status, code: `http.${err.status}`, title: "Bad request", detail: err.message });
     // Never leak a stack trace or SQL to the client; the request id ties the log line to the answer.
@@ -64,6 +74,9 @@ export function createApp(s: ApiServices): OpenAPIHono {
   registerHomeRoutes(app, s);
   registerAuthRoutes(app, s);
   registerDashboardRoutes(app, s);
+  registerPrivacyRoute(app);
+  // Stripe signs the raw body and sends no API key: before authentication and JSON parsing.
+  registerStripeWebhook(app, s);
 
   app.use("/v1/*", async (c, next) => (c.req.path === "/v1/openapi.json" ? next() : authenticateKeyOrSession(s)(c, next)));
   app.use("/v1/*", rateLimitHeaders(s));
@@ -239,6 +252,9 @@ export function createApp(s: ApiServices): OpenAPIHono {
   registerUsageRoutes(app, s);
   registerKeyRoutes(app, s);
   registerReportRoutes(app, s);
+  registerBillingRoutes(app, s);
+  registerAccountRoutes(app, s);
+  registerReviewRoutes(app, s);
 
   return app;
 }

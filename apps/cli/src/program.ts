@@ -10,6 +10,7 @@ import { keysCommand } from "./commands/keys.js";
 import { migrateCommand } from "./commands/migrate.js";
 import { reportCommand } from "./commands/report.js";
 import { reportsCommand } from "./commands/reports.js";
+import { billingCommand } from "./commands/billing.js";
 import { serveCommand } from "./commands/serve.js";
 import { examples, stderrPaint, type Context } from "./commands/shared.js";
 import { CliError, EXIT, worst } from "./exit.js";
@@ -51,6 +52,7 @@ export function buildProgram(ctx: Context): Command {
   exportCommand(program, ctx);
   reportCommand(program, ctx);
   reportsCommand(program, ctx);
+  billingCommand(program, ctx);
   serveCommand(program, ctx);
   migrateCommand(program, ctx);
   keysCommand(program, ctx);

@@ -28,5 +28,7 @@ export { Coalescer } from "./coalesce.js";
 export { CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, GraphLearner } from "./coalesced.js";
 export { scratchDatabase, type ScratchDatabase } from "./scratch-database.js";
 export { errorForLog } from "./log-errors.js";
+export { TypeOrmBillingStore, type BillingCustomer, type Entitlement, type EntitlementSource, type NewEntitlement, type PlanPropagation, type SubscriptionState } from "./repositories/typeorm-billing-store.js";
+export { TypeOrmAccountDeletions, TypeOrmCheckReviews, anonymousRef, KEPT_ANONYMISED, type CheckReview, type DeletionRequest, type ReviewOutcome } from "./repositories/typeorm-account-data.js";
 export * from "./feeds/index.js";
 export type { IntelFeedRow } from "./entities/intel.js";

@@ -146,7 +146,7 @@ export const APP_JS = `"use strict";
       ev.preventDefault();
       if (ev.target.confirm.value.trim().toLowerCase() !== "delete my account") return show($("delete-result"), el("p", { class: "error", role: "alert", text: "Type the words exactly to confirm." }));
       if (ev.target.getAttribute("data-available") !== "yes") return show($("delete-result"), el("p", { role: "status", text: "Account deletion is not available on this server yet; write to the operator." }));
-      api("POST", "/v1/account/deletion", {}).then(function () { window.location.assign("/"); }).catch(fail($("delete-result")));
+      api("POST", "/v1/account/deletion", { confirm: true }).then(function () { window.location.assign("/"); }).catch(fail($("delete-result")));
     });
     loadHistory(); loadKeys(); loadUsage();
   });

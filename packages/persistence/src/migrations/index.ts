@@ -13,6 +13,7 @@ import { IntelFeeds1795311000000 } from "./1795311000000-intel-feeds.js";
 import { SlackInstallations1795314000000 } from "./1795314000000-slack-installations.js";
 import { BotAdminsAndSeenEvents1795315000000 } from "./1795315000000-bot-admins-and-seen-events.js";
 import { WebAccounts1795316000000 } from "./1795316000000-web-accounts.js";
+import { BillingAndDataHandling1795317000000 } from "./1795317000000-billing-and-data-handling.js";
 import { CheckIdempotencyKeys1795318000000 } from "./1795318000000-check-idempotency-keys.js";
 
 /** In order. A new migration is a new class appended here; a released one is never edited. */
@@ -32,5 +33,6 @@ export const MIGRATIONS = [
   SlackInstallations1795314000000,
   BotAdminsAndSeenEvents1795315000000,
   WebAccounts1795316000000,
+  BillingAndDataHandling1795317000000,
   CheckIdempotencyKeys1795318000000,
 ];
