@@ -62,7 +62,7 @@ async function examples(items: readonly CorpusItem[]): Promise<(Example & { item
     const rules = new Map<string, number>();
     for (const f of r.findings as Finding[]) if (f.code.startsWith("domain.")) rules.set(f.code, Math.max(rules.get(f.code) ?? 0, f.strength ?? 1));
     const x = extract(v, rules, space);
-    out.push({ index: Int32Array.from(x.index), value: Float32Array.from(x.value), y: item.malicious ? 1 : 0, weight: 1, item });
+    out.push({ index: x.index.slice(0, x.length), value: x.value.slice(0, x.length), y: item.malicious ? 1 : 0, weight: 1, item });
   }
   return out;
 }

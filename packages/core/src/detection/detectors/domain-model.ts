@@ -15,8 +15,10 @@ export function hostView(entity: Entity): HostView | null {
 }
 
 /** Codes of the rule detectors' name findings, with their strength, as model features. */
+const RULES = new Map<string, number>();
 function ruleFeatures(findings: readonly Finding[]): Map<string, number> {
-  const out = new Map<string, number>();
+  const out = RULES;
+  out.clear();
   for (const f of findings) {
     if (!f.code.startsWith("domain.") || f.family === "model") continue;
     const s = f.strength ?? 1;

@@ -86,7 +86,7 @@ export function buildFeatureSpace(named: readonly string[], lureWords: readonly 
     const h = wordHash(word);
     const list = words.get(h) ?? [];
     if (list.some((e) => e.word === word && e.kind === kind)) return;
-    list.push({ word, kind });
+    list.push({ word, kind, key: `${kind}:${word}` });
     words.set(h, list);
   };
   for (const w of lureWords) put(w, "lure");
@@ -146,7 +146,7 @@ export interface ModelScore {
   readonly score: number;
   /** What pushed the score up, largest first (positive contributions only). */
   readonly reasons: readonly Contribution[];
-  /** Words found in the name (lure:…, project:…). */
+  /** Words found in the name (lure:…, project:…); a scratch array, valid until the next call. */
   readonly words: readonly string[];
 }
 

@@ -14,6 +14,8 @@ export const HASHED = 1 << 16;
 export interface VocabEntry {
   readonly word: string;
   readonly kind: "lure" | "project";
+  /** `kind:word`, made once. */
+  readonly key: string;
 }
 
 export interface FeatureSpace {
@@ -41,6 +43,7 @@ export interface HostView {
 }
 
 export interface Features {
+  /** Scratch buffers: entries 0 … length−1 are this host's. */
   readonly index: Int32Array;
   readonly value: Float32Array;
   readonly length: number;
@@ -65,6 +68,8 @@ export function wordHash(w: string): number {
 // Scratch buffers: extraction is synchronous and never re-entered.
 const IDX = new Int32Array(1024);
 const VAL = new Float32Array(1024);
+const WORDS: string[] = [];
+const FEATURES: { index: Int32Array; value: Float32Array; length: number; words: string[] } = { index: IDX, value: VAL, length: 0, words: WORDS };
 
 /**
  * The part of a host its registrant chose: without the public suffix, and on a hosting platform
@@ -103,7 +108,8 @@ const COUNTS = new Uint8Array(38);
  */
 export function extract(v: HostView, rules: ReadonlyMap<string, number>, space: FeatureSpace): Features {
   n = 0;
-  const words: string[] = [];
+  const words = WORDS;
+  words.length = 0;
   const platform = platformOf(v, space);
   const name = ownName(v, platform);
   // The label the registrant chose (the user's label on a platform).
@@ -169,15 +175,15 @@ export function extract(v: HostView, rules: ReadonlyMap<string, number>, space: 
       for (const w of hits) {
         if (w.word.length !== j - i + 1 || !compact.startsWith(w.word, i)) continue;
         if (w.kind === "lure") {
-          if (!words.includes(`lure:${w.word}`)) {
-            words.push(`lure:${w.word}`);
-            named(space, `lure:${w.word}`);
+          if (!words.includes(w.key)) {
+            words.push(w.key);
+            named(space, w.key);
             lures++;
           }
         } else if (owners?.has(w.word)) {
           ownProject = true;
-        } else if (!words.includes(`project:${w.word}`)) {
-          words.push(`project:${w.word}`);
+        } else if (!words.includes(w.key)) {
+          words.push(w.key);
           foreignProject = true;
         }
       }
@@ -213,5 +219,6 @@ export function extract(v: HostView, rules: ReadonlyMap<string, number>, space: 
   }
   for (const [code, strength] of rules) named(space, `rule:${code}`, strength);
   named(space, "bias");
-  return { index: IDX.subarray(0, n), value: VAL.subarray(0, n), length: n, words };
+  FEATURES.length = n;
+  return FEATURES;
 }
