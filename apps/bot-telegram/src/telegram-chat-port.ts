@@ -34,6 +34,20 @@ const MUTED: ChatPermissions = {
   can_invite_users: false,
 };
 
+/** Everything on: "pass True for all permissions to lift restrictions from a user" (Bot API). */
+const UNMUTED: ChatPermissions = {
+  ...(Object.fromEntries(Object.keys(MUTED).map((k) => [k, true])) as ChatPermissions),
+  can_change_info: true,
+  can_pin_messages: true,
+  can_manage_topics: true,
+};
+
+/**
+ * Telegram treats an `until_date` less than 30 seconds ahead (or over 366 days) as "forever":
+ * a mute near the end of a lockdown is stretched to this many seconds instead.
+ */
+export const MIN_RESTRICT_SECONDS = 35;
+
 /** Bot API refusals that mean "not allowed" (rights, age of the message, target is an admin), not a bug. */
 const refused = (e: unknown): boolean => e instanceof GrammyError && (e.error_code === 400 || e.error_code === 403);
 
@@ -87,7 +101,19 @@ export class TelegramChatPort implements ChatPort {
 
   async restrict(chatId: string, userId: string, until: Date): Promise<boolean> {
     try {
-      await this.api.restrictChatMember(chatId, Number(userId), MUTED, { until_date: Math.ceil(until.getTime() / 1000), use_independent_chat_permissions: true });
+      const earliest = Math.floor(this.options.clock.now().getTime() / 1000) + MIN_RESTRICT_SECONDS;
+      const untilDate = Math.max(Math.ceil(until.getTime() / 1000), earliest);
+      await this.api.restrictChatMember(chatId, Number(userId), MUTED, { until_date: untilDate, use_independent_chat_permissions: true });
+      return true;
+    } catch (e) {
+      if (refused(e)) return false;
+      throw e;
+    }
+  }
+
+  async unrestrict(chatId: string, userId: string): Promise<boolean> {
+    try {
+      await this.api.restrictChatMember(chatId, Number(userId), UNMUTED, { use_independent_chat_permissions: true });
       return true;
     } catch (e) {
       if (refused(e)) return false;

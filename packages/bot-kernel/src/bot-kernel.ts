@@ -1,5 +1,5 @@
 import { hashApiKey, hostOf, isWellFormedApiKey, parseEntity } from "@svc/core";
-import { JoinWindows, raidTriggered } from "./anti-raid.js";
+import { JoinWindows, LockdownMutes, raidTriggered } from "./anti-raid.js";
 import type { ChatPort, ChatUser, MessageRef, ResolvedMember, UserRef } from "./chat-port.js";
 import { ADMIN_COMMANDS, commandPurpose, commandSyntax, parseCommand, spell, type Command, type CommandName, type Dialect, type ParseResult } from "./commands.js";
 import { auditMembers, checkMember, prepareAdmins } from "./impersonation.js";
@@ -69,7 +69,11 @@ export interface KernelOptions {
   /** Plans below this cannot use the bot beyond /start, /connect, /support (Discord, WhatsApp: starter; Slack: pro). */
   readonly minimumPlan?: PlanTier;
   readonly cache?: VerdictCacheOptions;
-  /** Distinct entities screened per message at most; the rest are ignored (and the extraction says truncated). */
+  /**
+   * Distinct entities screened per message at most (default: all of them, bounded by the
+   * message's length). Over the cap, the riskiest-looking are screened first (blocklisted,
+   * deceptive link text, disguised spelling, known risky) and the extraction says truncated.
+   */
   readonly maxEntitiesPerMessage?: number;
   /** Impersonation alerts fire at or above this score (0..1). */
   readonly impersonationAlertScore?: number;
@@ -91,6 +95,7 @@ export class BotKernel {
   readonly cache: VerdictCache;
   private readonly monitor: Monitor;
   private readonly joins = new JoinWindows();
+  private readonly mutes = new LockdownMutes();
   private readonly capabilities: Capabilities;
   private scansInProgress = 0;
 
@@ -104,7 +109,7 @@ export class BotKernel {
       stats: deps.stats,
       clock: deps.clock,
       capabilities: this.capabilities,
-      maxEntities: o.maxEntitiesPerMessage ?? 10,
+      maxEntities: o.maxEntitiesPerMessage ?? Number.POSITIVE_INFINITY,
       appealCommand: (entity) => `${spell(deps.dialect, "report")} ${entity} false_positive`,
       isAdmin: (chatId, userId) => this.isAdmin(chatId, userId),
     });
@@ -152,11 +157,22 @@ export class BotKernel {
     if (cur.lockdownUntil !== null && Date.parse(cur.lockdownUntil) <= now.getTime()) {
       cur = await this.save({ ...cur, lockdownUntil: null });
       this.joins.clear(cur.chatId);
+      const unmuted = await this.liftMutes(cur.chatId);
       await this.deps.chat.send(cur.chatId, { blocks: [heading("✅ Raid lockdown lifted"), text("New members can talk again.")] });
-      await this.monitor.log(cur, { action: "lockdown lifted (automatic)", policy: cur.policy, chatId: cur.chatId, user: null });
+      await this.monitor.log(cur, { action: "lockdown lifted (automatic)", policy: cur.policy, chatId: cur.chatId, user: null, detail: `Unmuted: ${unmuted}` });
     }
     if (cur.learn !== null && Date.parse(cur.learn.until) <= now.getTime()) cur = await this.finishLearn(cur, now);
     return cur;
+  }
+
+  /** Unmutes everyone the lockdown muted (where the platform can), answering how many. */
+  private async liftMutes(chatId: string): Promise<number> {
+    const ids = this.mutes.take(chatId);
+    const unrestrict = this.deps.chat.unrestrict?.bind(this.deps.chat);
+    if (!unrestrict) return 0;
+    let n = 0;
+    for (const id of ids) if (await unrestrict(chatId, id).catch(() => false)) n++;
+    return n;
   }
 
   private async current(chatId: string): Promise<ChatSettings> {
@@ -249,7 +265,10 @@ export class BotKernel {
     if (e.user.isBot) return;
     const lockedUntil = s.lockdownUntil !== null ? new Date(s.lockdownUntil) : null;
     if (lockedUntil && s.antiRaid.enabled) {
-      if (await this.deps.chat.restrict(e.chatId, e.user.id, lockedUntil)) await this.deps.stats.add(e.chatId, "restrictions");
+      if (await this.deps.chat.restrict(e.chatId, e.user.id, lockedUntil)) {
+        this.mutes.add(e.chatId, e.user.id);
+        await this.deps.stats.add(e.chatId, "restrictions");
+      }
       await this.monitor.log(s, { action: "new member muted (lockdown)", policy: s.policy, chatId: e.chatId, user: e.user, detail: `Until: ${lockedUntil.toISOString()}` });
       return;
     }
@@ -260,7 +279,12 @@ export class BotKernel {
         s = await this.save({ ...s, lockdownUntil: until.toISOString() });
         await this.deps.stats.add(e.chatId, "lockdowns");
         let muted = 0;
-        for (const id of new Set(window.map((j) => j.userId))) if (await this.deps.chat.restrict(e.chatId, id, until)) muted++;
+        for (const id of new Set(window.map((j) => j.userId))) {
+          if (await this.deps.chat.restrict(e.chatId, id, until)) {
+            this.mutes.add(e.chatId, id);
+            muted++;
+          }
+        }
         await this.deps.stats.add(e.chatId, "restrictions", muted);
         const alert: Reply = {
           blocks: [
@@ -430,7 +454,10 @@ export class BotKernel {
             ? { enabled: true, joins: cmd.joins, minutes: cmd.minutes, lockdownMinutes: cmd.lockdownMinutes ?? s.antiRaid.lockdownMinutes }
             : { ...s.antiRaid, enabled: cmd.action === "on" };
         const saved = await this.save({ ...s, antiRaid, ...(cmd.action === "off" ? { lockdownUntil: null } : {}) });
-        if (cmd.action === "off") this.joins.clear(ctx.chatId);
+        if (cmd.action === "off") {
+          this.joins.clear(ctx.chatId);
+          if (s.lockdownUntil !== null) await this.liftMutes(ctx.chatId);
+        }
         const a = saved.antiRaid;
         return this.say(ctx, text(a.enabled ? `Anti-raid on: ${a.joins} joins within ${a.minutes} minute(s) start a ${a.lockdownMinutes}-minute lockdown.` : "Anti-raid off."));
       }

@@ -70,6 +70,15 @@ function globsFor(patterns: readonly string[]): readonly Glob[] {
   return g;
 }
 
+/** Attribute names the extractor sets when an entity's spelling was disguised. */
+const DISGUISE = /obfuscated|defanged|hidden_characters|bidi_controls|ip_literal|punycode|^idn|_idn/u;
+
+/**
+ * Distinct entities a text can hold at most: the shortest entity takes several characters
+ * and a separator, so a quarter of the length is a bound that reads every one of them.
+ */
+export const entityBound = (text: string): number => Math.max(20, Math.ceil(text.length / 4));
+
 /** Approved domains match by whole labels: `example.org` approves `www.example.org`, never `evil-example.org`. */
 export function domainAllowed(host: string | null, allowed: readonly string[]): boolean {
   if (host === null) return false;
@@ -79,10 +88,15 @@ export function domainAllowed(host: string | null, allowed: readonly string[]): 
 export class Monitor {
   constructor(private readonly deps: MonitorDeps) {}
 
-  /** Extracts and screens, applying the chat's lists; touches no chat. */
+  /**
+   * Extracts and screens, applying the chat's lists; touches no chat. Every distinct entity of
+   * the message is read (bounded by its length); when there are more than `maxEntities`, the
+   * riskiest-looking are screened first, so harmless padding in front never hides a lure.
+   */
   async assess(text: string, settings: Pick<ChatSettings, "blocklist" | "allowlist">): Promise<Assessment> {
-    const extraction = extractEntities(text, { maxEntities: this.deps.maxEntities });
+    const all = extractEntities(text, { maxEntities: entityBound(text) });
     const globs = globsFor(settings.blocklist);
+    const extraction = all.entities.length <= this.deps.maxEntities ? all : { ...all, entities: this.riskiestFirst(all.entities, globs, settings).slice(0, this.deps.maxEntities), truncated: true };
     const assessed = await Promise.all(
       extraction.entities.map(async (x): Promise<Assessed> => {
         const e = x.entity;
@@ -98,6 +112,29 @@ export class Monitor {
       }),
     );
     return { extraction, assessed };
+  }
+
+  /**
+   * Orders entities by how risky they look before screening: blocklisted, deceptive link text,
+   * disguised spelling (hidden characters, defanging), a cached risky verdict, not yet known,
+   * and last what is allowlisted or cached as low risk. Stable within a rank.
+   */
+  private riskiestFirst(entities: Extraction["entities"], globs: readonly Glob[], settings: Pick<ChatSettings, "allowlist">): Extraction["entities"] {
+    const rank = (x: Extraction["entities"][number]): number => {
+      const e = x.entity;
+      const host = hostOf(e);
+      if (firstMatch(globs, host && host !== e.value ? [e.value, host] : [e.value])) return 0;
+      if (x.link?.mismatch) return 1;
+      if (domainAllowed(host, settings.allowlist.domains)) return 6;
+      const cached = this.deps.cache.peek(e.id);
+      if (cached && isVerdict(cached)) return cached.risk_level === "high" || cached.risk_level === "critical" ? 2 : cached.risk_level === "medium" ? 4 : 6;
+      if (Object.entries(e.attributes).some(([k, v]) => DISGUISE.test(k) && v !== null && v !== false && !(Array.isArray(v) && v.length === 0))) return 3;
+      return e.type === "phone" || e.type === "email" ? 5 : 4;
+    };
+    return entities
+      .map((x, i) => ({ x, i, r: rank(x) }))
+      .sort((a, b) => a.r - b.r || a.i - b.i)
+      .map((y) => y.x);
   }
 
   /** Decides without acting (learn mode uses this to count what would have happened). */

@@ -1,0 +1,91 @@
+/**
+ * Regression tests for the defects a group admin's trial found (issue 15 §2), each through the
+ * Bot API wire format: updates in as Telegram sends them, method calls out as Telegram reads them.
+ */
+import { describe, expect, it } from "vitest";
+import { ADMIN, createHarness, GROUP_ID, MEMBER, type Harness } from "./test-harness.js";
+
+const G = String(GROUP_ID);
+
+async function monitored(policy: "notify" | "delete" | "ban"): Promise<Harness> {
+  const h = createHarness();
+  await h.botPromoted();
+  await h.asAdmin(`/policy ${policy}`);
+  h.clear();
+  return h;
+}
+
+describe("1. padding never hides a lure", () => {
+  const padding = [
+    ...Array.from({ length: 12 }, (_, i) => `https://wiki${i}.example.org/page`),
+    ...Array.from({ length: 6 }, (_, i) => `+4420794600${10 + i}`),
+  ].join(" ");
+
+  it("a scam link after 18 harmless links and phone numbers is still found and acted on", async () => {
+    const h = await monitored("delete");
+    await h.group(MEMBER, `useful links: ${padding} and claim at paypa1.com`);
+    expect(h.sent("deleteMessage")).toHaveLength(1);
+    expect(h.lastText()).toContain("paypa1[.]com");
+  });
+
+  it("when a cap is configured, the riskiest-looking entities are screened first", async () => {
+    const { BotKernel, InMemoryChatPort, InMemoryMemberDirectory, InMemoryPlanResolver, InMemoryReportSink, InMemoryScreening, InMemorySettingsStore, InMemoryStatsStore, InMemorySupportDesk, ManualClock } = await import("@svc/bot-kernel");
+    const screening = new InMemoryScreening().set("paypa1.com", "critical", "look-alike");
+    const chat = new InMemoryChatPort();
+    const kernel = new BotKernel({
+      platform: "test",
+      dialect: "telegram",
+      chat,
+      screening,
+      settings: new InMemorySettingsStore(),
+      reports: new InMemoryReportSink(),
+      stats: new InMemoryStatsStore(),
+      members: new InMemoryMemberDirectory(),
+      support: new InMemorySupportDesk(),
+      plans: new InMemoryPlanResolver(),
+      clock: new ManualClock("2026-03-02T09:00:00.000Z"),
+      options: { maxEntitiesPerMessage: 3 },
+    });
+    // The lure is disguised (defanged) behind plain padding: it is screened although it comes last.
+    const d = await kernel.dryRun("g1", `${padding} paypa1[.]com`, { id: "u", name: "U" });
+    expect(d.findings.map((f) => f.entity.value)).toContain("paypa1.com");
+  });
+});
+
+describe("2. a join at the end of a lockdown is not muted forever, and lifting unmutes", () => {
+  async function lockedDown(): Promise<Harness> {
+    const h = createHarness();
+    await h.botPromoted();
+    await h.asAdmin("/antiraid 3 1 15");
+    for (let i = 1; i <= 3; i++) await h.join({ id: 1000 + i, is_bot: false, first_name: `Raider${i}` });
+    h.clear();
+    return h;
+  }
+
+  it("a member joining 10 s before the lockdown ends gets an until_date at least 30 s ahead", async () => {
+    const h = await lockedDown();
+    h.clock.advance(15 * 60_000 - 10_000);
+    await h.join({ id: 1009, is_bot: false, first_name: "Late" });
+    const [mute] = h.sent("restrictChatMember");
+    const nowS = Math.floor(h.clock.now().getTime() / 1000);
+    expect(mute).toMatchObject({ user_id: 1009 });
+    expect(Number(mute?.until_date) - nowS).toBeGreaterThanOrEqual(30);
+  });
+
+  it("lifting the lockdown unmutes everyone it muted", async () => {
+    const h = await lockedDown();
+    await h.join({ id: 1004, is_bot: false, first_name: "During" });
+    h.clock.advance(15 * 60_000);
+    h.clear();
+    await h.app.kernel.tick();
+    const unmutes = h.sent("restrictChatMember");
+    expect(unmutes.map((p) => p.user_id).sort()).toEqual([1001, 1002, 1003, 1004]);
+    for (const u of unmutes) expect(u).toMatchObject({ chat_id: G, permissions: { can_send_messages: true, can_send_photos: true } });
+  });
+
+  it("/antiraid off during a lockdown unmutes too", async () => {
+    const h = await lockedDown();
+    await h.asAdmin("/antiraid off");
+    expect(h.sent("restrictChatMember").map((p) => p.user_id).sort()).toEqual([1001, 1002, 1003]);
+  });
+});
