@@ -2,7 +2,9 @@
  * Regression tests for the defects a group admin's trial found (issue 15 §2), each through the
  * Bot API wire format: updates in as Telegram sends them, method calls out as Telegram reads them.
  */
+import { apiKeyFromSecret } from "@svc/core";
 import { describe, expect, it } from "vitest";
+import { invoicePayload } from "./stars.js";
 import { ADMIN, createHarness, GROUP_ID, MEMBER, type Harness } from "./test-harness.js";
 
 const G = String(GROUP_ID);
@@ -87,5 +89,41 @@ describe("2. a join at the end of a lockdown is not muted forever, and lifting u
     const h = await lockedDown();
     await h.asAdmin("/antiraid off");
     expect(h.sent("restrictChatMember").map((p) => p.user_id).sort()).toEqual([1001, 1002, 1003]);
+  });
+});
+
+describe("3. plans are entitlements per purchase; Stars never downgrade an API-key plan", () => {
+  const PRO = invoicePayload("pro", G);
+  const STARTER = invoicePayload("starter", G);
+
+  it("a member's purchase does not overwrite a pro plan bound by /connect, and their /refund leaves it", async () => {
+    const h = createHarness();
+    const key = apiKeyFromSecret("a-secret-long-enough-for-a-deterministic-key-000");
+    h.plans.add(key, "pro");
+    await h.asAdmin(`/connect ${key}`);
+    expect((await h.settings.get(G))?.plan).toMatchObject({ tier: "pro", source: "api_key" });
+    h.clear();
+    await h.group(MEMBER, "/subscribe starter");
+    expect(h.sent("sendInvoice")).toEqual([]);
+    expect(h.lastText()).toMatch(/comes from an svc account's API key/u);
+    await h.preCheckout(MEMBER, STARTER, 1500);
+    expect(h.sent("answerPreCheckoutQuery")).toEqual([expect.objectContaining({ ok: false })]);
+    // Paid anyway (an invoice sent before the key was bound): recorded, refundable, plan untouched.
+    await h.paid(MEMBER, STARTER, 1500, "charge-k1");
+    expect((await h.settings.get(G))?.plan).toMatchObject({ tier: "pro", source: "api_key" });
+    await h.group(MEMBER, "/refund");
+    expect(h.sent("refundStarPayment")).toHaveLength(1);
+    expect((await h.settings.get(G))?.plan).toMatchObject({ tier: "pro", source: "api_key" });
+  });
+
+  it("one buyer's refund takes back only their purchase, not another buyer's paid time", async () => {
+    const h = createHarness();
+    await h.paid(ADMIN, PRO, 5000, "charge-a"); // admin: pro until 04-01
+    h.clock.advance(86_400_000);
+    await h.paid(MEMBER, PRO, 5000, "charge-m"); // member: extends pro to 05-01
+    expect((await h.settings.get(G))?.plan.until).toBe("2026-05-01T09:00:00.000Z");
+    await h.group(MEMBER, "/refund");
+    expect(h.lastText()).toMatch(/keeps the pro plan until 2026-04-01/u);
+    expect((await h.settings.get(G))?.plan).toMatchObject({ tier: "pro", source: "stars", until: "2026-04-01T09:00:00.000Z" });
   });
 });

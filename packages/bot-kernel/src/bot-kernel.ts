@@ -6,7 +6,8 @@ import { auditMembers, checkMember, prepareAdmins } from "./impersonation.js";
 import { baselineReply, recordLearn, routineDomains, startLearn } from "./learn-mode.js";
 import { bestEffort, isTrustedUser, Monitor, type Capabilities, type IncomingMessage, type ScanOutcome } from "./monitoring.js";
 import type { Decision } from "./policy.js";
-import { isVerdict, type Clock, type MemberDirectory, type PlanGrant, type PlanResolver, type PlanTier, type ReportSink, type ScreeningPort, type StatsStore, type SupportDesk } from "./ports.js";
+import { boundByApiKey, planFromPurchases } from "./plans.js";
+import { isVerdict, type Clock, type Payment, type MemberDirectory, type PlanGrant, type PlanResolver, type PlanTier, type ReportSink, type ScreeningPort, type StatsStore, type SupportDesk } from "./ports.js";
 import { defang, verdictBlocks, verdictReply } from "./render.js";
 import { code, heading, list, note, text, type Block, type Reply } from "./reply.js";
 import { DEFAULT_POLICY, defaultSettings, effectivePlan, LIMITS, planAtLeast, type ChatSettings, type SettingsStore } from "./settings.js";
@@ -769,6 +770,8 @@ export class BotKernel {
     const now = this.deps.clock.now();
     return (current) => {
       const s = current ?? defaultSettings(chatId, this.deps.platform, now);
+      // The payment is recorded either way (it can be refunded), but an API-key plan stands.
+      if (boundByApiKey(s.plan)) return s;
       const runningUntil = s.plan.source === "stars" && s.plan.tier === tier && s.plan.until !== null ? Date.parse(s.plan.until) : Number.NaN;
       const from = runningUntil > now.getTime() ? runningUntil : now.getTime();
       return { ...s, plan: { tier, source: "stars", boundBy: by, until: new Date(from + days * 86_400_000).toISOString() }, updatedAt: now.toISOString() };
@@ -782,7 +785,21 @@ export class BotKernel {
     return s;
   }
 
-  /** Ends a purchased plan early (refund). A plan bound by API key is left alone. */
+  /**
+   * After a refund: the chat's purchased plan worked out again from its purchases that still
+   * stand (`planFromPurchases`), so only the refunded purchase's time is taken back. A plan
+   * bound by API key is left alone.
+   */
+  async purchasesChanged(chatId: string, payments: readonly Payment[], days: number): Promise<ChatSettings> {
+    const s = await this.settingsFor(chatId);
+    if (boundByApiKey(s.plan)) return s;
+    const plan = planFromPurchases(payments, this.deps.clock.now(), days);
+    const saved = await this.save({ ...s, plan });
+    await this.monitor.log(s, { action: `purchase refunded; plan now ${plan.tier}${plan.until ? ` until ${plan.until.slice(0, 10)}` : ""}`, policy: s.policy, chatId, user: null });
+    return saved;
+  }
+
+  /** Ends a purchased plan early. A plan bound by API key is left alone. Prefer `purchasesChanged`, which keeps other buyers' time. */
   async revokePurchasedPlan(chatId: string): Promise<void> {
     const s = await this.settingsFor(chatId);
     if (s.plan.source !== "stars") return;

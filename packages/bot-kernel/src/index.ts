@@ -19,6 +19,7 @@ export { Monitor, domainAllowed, isTrustedUser, type IncomingMessage, type Capab
 export { startLearn, recordLearn, routineDomains, baselineReply } from "./learn-mode.js";
 export { JoinWindows, raidTriggered, type Join } from "./anti-raid.js";
 export { defang, verdictReply, verdictBlocks } from "./render.js";
+export { planFromPurchases, boundByApiKey } from "./plans.js";
 export { refundWindowOpen, addBusinessDays } from "./refund-window.js";
 export { BotKernel, type KernelDeps, type KernelOptions, type CommandContext, type PrivateMessage, type JoinEvent, type BotRights, type ChatKind } from "./bot-kernel.js";
 export { InMemorySettingsStore } from "./in-memory-settings-store.js";

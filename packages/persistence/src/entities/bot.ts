@@ -133,7 +133,10 @@ export const BotPaymentEntity = new EntitySchema<BotPaymentRow>({
     paid_at: timestamptz(),
     refunded_at: timestamptz({ nullable: true }),
   },
-  indices: [{ name: "bot_payments_user_idx", columns: ["platform", "user_id", "paid_at"], synchronize: false }],
+  indices: [
+    { name: "bot_payments_user_idx", columns: ["platform", "user_id", "paid_at"], synchronize: false },
+    { name: "bot_payments_chat_idx", columns: ["platform", "chat_id", "paid_at"], synchronize: false },
+  ],
   checks: [{ name: "bot_payments_plan_check", expression: `"plan" IN ('starter', 'pro')` }],
 });
 

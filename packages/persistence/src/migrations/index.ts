@@ -9,6 +9,7 @@ import { ConfigurablePlans1795306300000 } from "./1795306300000-configurable-pla
 import { IdempotencyLeases1795306400000 } from "./1795306400000-idempotency-leases.js";
 import { KeyedAuditHashes1795306500000 } from "./1795306500000-keyed-audit-hashes.js";
 import { ServerSecretsAndAuditSignals1795306600000 } from "./1795306600000-server-secrets-and-audit-signals.js";
+import { BotPaymentsPerChat1795312000000 } from "./1795312000000-bot-payments-per-chat.js";
 import { CheckIdempotencyKeys1795318000000 } from "./1795318000000-check-idempotency-keys.js";
 
 /** In order. A new migration is a new class appended here; a released one is never edited. */
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   KeyedAuditHashes1795306500000,
   ServerSecretsAndAuditSignals1795306600000,
   CheckIdempotencyKeys1795318000000,
+  BotPaymentsPerChat1795312000000,
 ];
