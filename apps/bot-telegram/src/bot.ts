@@ -126,6 +126,9 @@ export function createTelegramApp(deps: TelegramAppDeps): TelegramApp {
     const chatId = String(m.chat.id);
     const ref = { chatId, messageId: String(m.message_id) };
     const anonymousAdmin = m.from?.id === GROUP_ANONYMOUS_BOT && m.sender_chat?.id === m.chat.id;
+    // The group's own linked channel, forwarded in automatically: it speaks for the group, so
+    // it is warned about at most, never deleted or banned.
+    const linkedChannel = m.is_automatic_forward === true;
     // Posts "as a channel" carry the channel as sender; such a sender is never an admin.
     const sender: ChatUser | null = anonymousAdmin
       ? { id: chatId, name: "Group admin" }
@@ -155,7 +158,7 @@ export function createTelegramApp(deps: TelegramAppDeps): TelegramApp {
       return;
     }
     if (m.chat.type !== "group" && m.chat.type !== "supergroup") return;
-    await kernel.onMessage({ ref, sender, text, senderIsAdmin: anonymousAdmin });
+    await kernel.onMessage({ ref, sender, text, senderIsAdmin: anonymousAdmin || linkedChannel });
   };
 
   const runCommand = async (ctx: Context, m: Message, parsed: Extract<ReturnType<typeof parseCommand>, { ok: true }>, c: CommandContext): Promise<void> => {

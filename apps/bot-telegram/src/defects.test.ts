@@ -127,3 +127,34 @@ describe("3. plans are entitlements per purchase; Stars never downgrade an API-k
     expect((await h.settings.get(G))?.plan).toMatchObject({ tier: "pro", source: "stars", until: "2026-04-01T09:00:00.000Z" });
   });
 });
+
+describe("4. channel senders", () => {
+  const CHANNEL = { id: -1009998887776, type: "channel" as const, title: "Airdrop News" };
+  const ANON = { id: 136817688, is_bot: true, first_name: "Channel", username: "Channel_Bot" };
+
+  it("a scam posted as a channel bans the channel with banChatSenderChat, never banChatMember", async () => {
+    const h = await monitored("ban");
+    await h.group(ANON, "claim at paypa1.com", { sender_chat: CHANNEL });
+    expect(h.sent("banChatMember")).toEqual([]);
+    expect(h.sent("banChatSenderChat")).toEqual([{ chat_id: G, sender_chat_id: CHANNEL.id }]);
+    expect(h.sent("deleteMessage")).toHaveLength(1);
+  });
+
+  it("/banuser on a channel id uses banChatSenderChat", async () => {
+    const h = await monitored("notify");
+    await h.group(ANON, "hello from the channel", { sender_chat: CHANNEL });
+    await h.asAdmin(`/banuser ${CHANNEL.id}`);
+    expect(h.sent("banChatMember")).toEqual([]);
+    expect(h.sent("banChatSenderChat")).toEqual([{ chat_id: G, sender_chat_id: CHANNEL.id }]);
+  });
+
+  it("the group's own linked-channel post (is_automatic_forward) is never deleted, only warned about", async () => {
+    const h = await monitored("ban");
+    const linked = { id: -1005554443332, type: "channel" as const, title: "Our Channel" };
+    await h.group(ANON, "partner offer: paypa1.com", { sender_chat: linked, is_automatic_forward: true });
+    expect(h.sent("deleteMessage")).toEqual([]);
+    expect(h.sent("banChatSenderChat")).toEqual([]);
+    expect(h.sent("banChatMember")).toEqual([]);
+    expect(h.lastText()).toMatch(/Careful/u);
+  });
+});

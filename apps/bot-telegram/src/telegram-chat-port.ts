@@ -48,6 +48,9 @@ const UNMUTED: ChatPermissions = {
  */
 export const MIN_RESTRICT_SECONDS = 35;
 
+/** Telegram user ids are positive; chats (channels, groups) posting as themselves have negative ids. */
+export const isSenderChat = (id: string): boolean => id.startsWith("-");
+
 /** Bot API refusals that mean "not allowed" (rights, age of the message, target is an admin), not a bug. */
 const refused = (e: unknown): boolean => e instanceof GrammyError && (e.error_code === 400 || e.error_code === 403);
 
@@ -89,9 +92,14 @@ export class TelegramChatPort implements ChatPort {
     }
   }
 
+  /**
+   * Users have positive ids; a negative id is a chat posting as itself (a channel, or another
+   * group), which `banChatMember` cannot ban: `banChatSenderChat` bans the channel's posts.
+   */
   async ban(chatId: string, userId: string): Promise<boolean> {
     try {
-      await this.api.banChatMember(chatId, Number(userId));
+      if (isSenderChat(userId)) await this.api.banChatSenderChat(chatId, Number(userId));
+      else await this.api.banChatMember(chatId, Number(userId));
       return true;
     } catch (e) {
       if (refused(e)) return false;

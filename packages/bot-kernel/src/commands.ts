@@ -179,7 +179,8 @@ export function parseCommand(input: string, options: ParseOptions): ParseResult 
 const tokens = (s: string): string[] => s.split(/\s+/u).filter((t) => t.length > 0);
 
 const USERNAME_RE = /^@?([a-z]\w{2,63})$/i;
-const ID_RE = /^\d{1,20}$/;
+/** A user id; negative ids are chats posting as themselves (Telegram channels). */
+const ID_RE = /^-?\d{1,20}$/;
 const DISCORD_MENTION_RE = /^<@!?(\d{1,20})>$/;
 const CHAT_ID_RE = /^(?:-?\d{3,20}|@[A-Za-z]\w{3,63}|[A-Z][A-Z0-9]{5,20})$/;
 
