@@ -16,6 +16,7 @@ import {
 } from "@svc/bot-kernel";
 import { Bot, type Context, type Transformer } from "grammy";
 import type { Chat, ChatMember, Message, UserFromGetMe } from "grammy/types";
+import { DeferredCalls } from "./deferred-calls.js";
 import { floodControl } from "./flood-control.js";
 import { forwardedFrom, scanText } from "./message-text.js";
 import { Stars, type StarsPrices } from "./stars.js";
@@ -51,6 +52,10 @@ export interface TelegramApp {
   readonly kernel: BotKernel;
   readonly chat: TelegramChatPort;
   readonly stars: Stars;
+  /** Calls Telegram asked to wait long for (429), made once the wait is over. */
+  readonly deferred: DeferredCalls;
+  /** The timer's work: deferred calls that are due, then lockdowns and learning periods that end. */
+  tick(): Promise<void>;
 }
 
 /** The platform name the stores key chats by, and reports and tickets record. */
@@ -71,7 +76,9 @@ export function createTelegramApp(deps: TelegramAppDeps): TelegramApp {
   if (deps.transport) bot.api.config.use(deps.transport);
   // Installed after the transport, so it wraps it: a 429 from "the network" is waited out here.
   bot.api.config.use(floodControl(deps.sleep ? { sleep: deps.sleep } : {}));
-  const chat = new TelegramChatPort(bot.api, { clock: deps.clock, ...(deps.adminTtlMs !== undefined ? { adminTtlMs: deps.adminTtlMs } : {}) });
+  const report = (e: unknown): void => (deps.onError ? deps.onError(e) : console.error("telegram update failed", e));
+  const deferred = new DeferredCalls(deps.clock, report);
+  const chat = new TelegramChatPort(bot.api, { clock: deps.clock, deferred, ...(deps.adminTtlMs !== undefined ? { adminTtlMs: deps.adminTtlMs } : {}) });
   const kernel = new BotKernel({
     platform: PLATFORM,
     dialect: "telegram",
@@ -87,9 +94,13 @@ export function createTelegramApp(deps: TelegramAppDeps): TelegramApp {
     options: { botName: "svc", capabilities: { delete: true, ban: true, restrict: true } },
   });
   const stars = new Stars({ api: bot.api, kernel, ledger: deps.ledger, clock: deps.clock, prices: deps.prices });
-  const report = (e: unknown): void => (deps.onError ? deps.onError(e) : console.error("telegram update failed", e));
   // A failed update is reported and answered as handled: rethrowing would make a webhook
   // answer 500 and Telegram redeliver the update, repeating whatever already happened.
+  // Calls Telegram asked to wait for go out first, once their wait is over.
+  bot.use(async (_ctx, next) => {
+    await deferred.runDue();
+    await next();
+  });
   const safe = bot.errorBoundary((err) => report(err.error));
 
   safe.on("my_chat_member", async (ctx) => {
@@ -185,5 +196,9 @@ export function createTelegramApp(deps: TelegramAppDeps): TelegramApp {
 
   bot.catch((err) => report(err.error));
 
-  return { bot, kernel, chat, stars };
+  const tick = async (): Promise<void> => {
+    await deferred.runDue();
+    await kernel.tick();
+  };
+  return { bot, kernel, chat, stars, deferred, tick };
 }

@@ -96,7 +96,7 @@ describe("composition root on embedded PGlite", () => {
     expect(row?.plan_key_hash).toMatch(/^[0-9a-f]{64}$/u);
   });
 
-  it("records a Stars payment and its plan together, once per charge id", async () => {
+  it("records a Stars payment once per charge id; the API-key plan bound above stands", async () => {
     const payment = (chargeId: string) =>
       send({
         message: {
@@ -107,8 +107,7 @@ describe("composition root on embedded PGlite", () => {
     await Promise.all([payment("charge-e2e"), payment("charge-e2e")]);
     expect(await db(`SELECT charge_id, plan, amount FROM bot_payments`)).toEqual([{ charge_id: "charge-e2e", plan: "starter", amount: 1500 }]);
     const [row] = await db<{ plan_tier: string; plan_source: string; plan_until: Date }>(`SELECT plan_tier, plan_source, plan_until FROM bot_chat_settings WHERE chat_id = $1`, [String(GROUP_ID)]);
-    expect(row).toMatchObject({ plan_tier: "starter", plan_source: "stars" });
-    expect(row?.plan_until.toISOString()).toBe("2026-04-01T09:00:00.000Z");
-    expect(sent("sendMessage").filter((m) => String(m.text).includes("Thank you"))).toHaveLength(1);
+    expect(row).toMatchObject({ plan_tier: "pro", plan_source: "api_key", plan_until: null });
+    expect(sent("sendMessage").filter((m) => String(m.text).includes("Payment received"))).toHaveLength(1);
   });
 });

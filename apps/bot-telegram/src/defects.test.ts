@@ -158,3 +158,42 @@ describe("4. channel senders", () => {
     expect(h.lastText()).toMatch(/Careful/u);
   });
 });
+
+describe("5. a 429 with a long retry_after queues the action instead of dropping it", () => {
+  const tooMany = (retry_after: number) => () => ({ ok: false as const, error_code: 429, description: `Too Many Requests: retry after ${retry_after}`, parameters: { retry_after } });
+
+  it("a ban and a delete Telegram asked to wait 120 s for are made after the wait, in order", async () => {
+    const h = await monitored("ban");
+    h.once("banChatMember", tooMany(120));
+    h.once("deleteMessage", tooMany(120));
+    await h.group(MEMBER, "claim at paypa1.com");
+    expect(h.errors).toEqual([]);
+    expect(h.sleeps).toEqual([]);
+    expect(h.app.deferred.size).toBe(2);
+    h.clear();
+    h.clock.advance(119_000);
+    await h.app.tick();
+    expect(h.calls.filter((c) => c.method !== "getChatAdministrators")).toEqual([]);
+    h.clock.advance(1_000);
+    // Any update (or the timer) makes the calls that are due.
+    await h.group(MEMBER, "gm");
+    expect(h.calls.map((c) => c.method).slice(0, 2)).toEqual(["banChatMember", "deleteMessage"]);
+    expect(h.sent("banChatMember")).toEqual([{ chat_id: G, user_id: MEMBER.id }]);
+    expect(h.app.deferred.size).toBe(0);
+  });
+
+  it("a call still limited when retried waits again", async () => {
+    const h = await monitored("delete");
+    h.once("deleteMessage", tooMany(90));
+    h.once("deleteMessage", tooMany(90));
+    await h.group(MEMBER, "paypa1.com");
+    h.clock.advance(90_000);
+    await h.app.tick();
+    expect(h.app.deferred.size).toBe(1);
+    h.clock.advance(90_000);
+    await h.app.tick();
+    expect(h.app.deferred.size).toBe(0);
+    expect(h.sent("deleteMessage")).toHaveLength(3);
+    expect(h.errors).toEqual([]);
+  });
+});

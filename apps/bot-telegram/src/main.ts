@@ -22,11 +22,12 @@ const runtime = await buildContainer(config, { screening: embeddedScreening() })
   process.stderr.write(`svc: the data directory ${config.SVC_DATA_DIR} is in use by another svc process${inUse.pid > 0 ? ` (pid ${inUse.pid})` : ""}; stop it, or give the bot its own SVC_DATA_DIR (or use DATABASE_URL)\n`);
   process.exit(1);
 });
-const { bot, kernel } = runtime.app;
+const { bot } = runtime.app;
 console.log(`svc Telegram bot: storage ${config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}`}`);
 
-// Lockdowns and learning periods end on time even in a quiet chat.
-const timer = setInterval(() => void kernel.tick().catch((e: unknown) => console.error("tick failed", e)), 30_000);
+// Lockdowns and learning periods end on time even in a quiet chat; calls Telegram asked to
+// wait for (429) go out soon after their wait.
+const timer = setInterval(() => void runtime.app.tick().catch((e: unknown) => console.error("tick failed", e)), 5_000);
 
 // Pre-selects the two rights the bot needs when an admin adds it (delete messages, ban users).
 // A convenience only: a failure here must not keep the bot from starting.

@@ -93,6 +93,10 @@ export class Stars {
     }, grant);
     if (!fresh) return false;
     const s = await this.deps.kernel.planPurchased(p.chatId);
+    if (boundByApiKey(s.plan)) {
+      await this.deps.api.sendMessage(chatId, `⭐ Payment received, but this group's ${s.plan.tier} plan comes from an svc account's API key, which a purchase does not change. /refund gives your Stars back.`);
+      return true;
+    }
     await this.deps.api.sendMessage(chatId, `⭐ Thank you! This group is on the ${p.plan} plan until ${s.plan.until?.slice(0, 10) ?? "further notice"}.`);
     return true;
   }
