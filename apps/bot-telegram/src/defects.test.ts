@@ -197,3 +197,40 @@ describe("5. a 429 with a long retry_after queues the action instead of dropping
     expect(h.errors).toEqual([]);
   });
 });
+
+describe("6. a raid does not flood the chat", () => {
+  it("no welcome per raider, no log post per muted joiner: one alert, one start and one lift summary", async () => {
+    const h = createHarness();
+    await h.botPromoted();
+    await h.asAdmin("/antiraid 5 1 15");
+    await h.asAdmin("/setlog -100777");
+    await h.asAdmin("/welcome on");
+    h.clear();
+    for (let i = 1; i <= 25; i++) await h.join({ id: 5000 + i, is_bot: false, first_name: `Raider${i}` });
+    const inGroup = h.sent("sendMessage").filter((p) => p.chat_id === G).map((p) => String(p.text));
+    const toLog = h.sent("sendMessage").filter((p) => p.chat_id === "-100777").map((p) => String(p.text));
+    expect(inGroup.filter((t) => t.startsWith("Welcome"))).toHaveLength(1);
+    expect(inGroup.filter((t) => t.includes("Raid detected"))).toHaveLength(1);
+    expect(inGroup).toHaveLength(2);
+    expect(toLog).toHaveLength(1);
+    expect(toLog[0]).toMatch(/lockdown started/u);
+    expect(h.sent("restrictChatMember")).toHaveLength(25);
+    h.clear();
+    h.clock.advance(15 * 60_000);
+    await h.app.tick();
+    const liftLog = h.sent("sendMessage").filter((p) => p.chat_id === "-100777").map((p) => String(p.text));
+    expect(liftLog).toHaveLength(1);
+    expect(liftLog[0]).toMatch(/lockdown lifted[\s\S]*Muted during the lockdown: 25/u);
+  });
+
+  it("a newcomer on a quiet day is still welcomed", async () => {
+    const h = createHarness();
+    await h.botPromoted();
+    await h.asAdmin("/welcome on");
+    h.clear();
+    await h.join({ id: 6001, is_bot: false, first_name: "Neo" });
+    h.clock.advance(10 * 60_000);
+    await h.join({ id: 6002, is_bot: false, first_name: "Trinity" });
+    expect(h.texts().filter((t) => t.startsWith("Welcome"))).toEqual([expect.stringContaining("Neo"), expect.stringContaining("Trinity")]);
+  });
+});

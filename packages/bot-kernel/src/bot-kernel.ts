@@ -158,22 +158,21 @@ export class BotKernel {
     if (cur.lockdownUntil !== null && Date.parse(cur.lockdownUntil) <= now.getTime()) {
       cur = await this.save({ ...cur, lockdownUntil: null });
       this.joins.clear(cur.chatId);
-      const unmuted = await this.liftMutes(cur.chatId);
-      await this.deps.chat.send(cur.chatId, { blocks: [heading("✅ Raid lockdown lifted"), text("New members can talk again.")] });
-      await this.monitor.log(cur, { action: "lockdown lifted (automatic)", policy: cur.policy, chatId: cur.chatId, user: null, detail: `Unmuted: ${unmuted}` });
+      const lifted = await this.liftMutes(cur.chatId);
+      await this.deps.chat.send(cur.chatId, { blocks: [heading("✅ Raid lockdown lifted"), text(`New members can talk again.${lifted.muted > 0 ? ` ${lifted.muted} newcomer(s) were muted during the lockdown.` : ""}`)] });
+      await this.monitor.log(cur, { action: "lockdown lifted (automatic)", policy: cur.policy, chatId: cur.chatId, user: null, detail: `Muted during the lockdown: ${lifted.muted} (ids ${lifted.ids.slice(0, 50).join(", ") || "none"}${lifted.ids.length > 50 ? ", …" : ""}); unmuted now: ${lifted.unmuted}` });
     }
     if (cur.learn !== null && Date.parse(cur.learn.until) <= now.getTime()) cur = await this.finishLearn(cur, now);
     return cur;
   }
 
-  /** Unmutes everyone the lockdown muted (where the platform can), answering how many. */
-  private async liftMutes(chatId: string): Promise<number> {
+  /** Unmutes everyone the lockdown muted (where the platform can): who was muted, how many unmuted. */
+  private async liftMutes(chatId: string): Promise<{ readonly muted: number; readonly ids: readonly string[]; readonly unmuted: number }> {
     const ids = this.mutes.take(chatId);
     const unrestrict = this.deps.chat.unrestrict?.bind(this.deps.chat);
-    if (!unrestrict) return 0;
-    let n = 0;
-    for (const id of ids) if (await unrestrict(chatId, id).catch(() => false)) n++;
-    return n;
+    let unmuted = 0;
+    if (unrestrict) for (const id of ids) if (await unrestrict(chatId, id).catch(() => false)) unmuted++;
+    return { muted: ids.length, ids, unmuted };
   }
 
   private async current(chatId: string): Promise<ChatSettings> {
@@ -270,11 +269,15 @@ export class BotKernel {
         this.mutes.add(e.chatId, e.user.id);
         await this.deps.stats.add(e.chatId, "restrictions");
       }
-      await this.monitor.log(s, { action: "new member muted (lockdown)", policy: s.policy, chatId: e.chatId, user: e.user, detail: `Until: ${lockedUntil.toISOString()}` });
+      // No post per muted joiner (a raid would flood the log): the lift summarises them all.
       return;
     }
+    // Joins bunching up inside the anti-raid window may be a raid building up: one welcome per
+    // window (the first joiner's) rather than one per raider.
+    let bunched = false;
     if (s.antiRaid.enabled) {
       const window = this.joins.record(e.chatId, { at: now.getTime(), userId: e.user.id }, s.antiRaid);
+      bunched = window.length > 1;
       if (raidTriggered(window, s.antiRaid)) {
         const until = new Date(now.getTime() + s.antiRaid.lockdownMinutes * 60_000);
         s = await this.save({ ...s, lockdownUntil: until.toISOString() });
@@ -301,7 +304,7 @@ export class BotKernel {
       }
     }
     if (s.monitoring) await this.checkImpersonation(s, e.user, "join");
-    if (s.welcome.mode !== "off") {
+    if (s.welcome.mode !== "off" && !bunched) {
       const custom = s.welcome.mode === "custom" ? s.welcome.text.replaceAll("{name}", e.user.name) : null;
       await this.deps.chat.send(e.chatId, {
         blocks: custom
