@@ -41,6 +41,8 @@ export interface TelegramAppDeps {
   readonly prices: StarsPrices;
   /** Innermost API transformer: tests replace the network with it. */
   readonly transport?: Transformer;
+  /** Bot API server root (default https://api.telegram.org; a self-hosted Bot API server, or a fake one in tests). */
+  readonly apiRoot?: string;
   /** Sleep used by flood control (tests pass a fake). */
   readonly sleep?: (ms: number) => Promise<void>;
   readonly adminTtlMs?: number;
@@ -72,7 +74,7 @@ const isIn = (m: ChatMember): boolean =>
 const isAdminStatus = (m: ChatMember): boolean => m.status === "administrator" || m.status === "creator";
 
 export function createTelegramApp(deps: TelegramAppDeps): TelegramApp {
-  const bot = new Bot(deps.token, deps.botInfo ? { botInfo: deps.botInfo } : {});
+  const bot = new Bot(deps.token, { ...(deps.botInfo ? { botInfo: deps.botInfo } : {}), ...(deps.apiRoot ? { client: { apiRoot: deps.apiRoot } } : {}) });
   if (deps.transport) bot.api.config.use(deps.transport);
   // Installed after the transport, so it wraps it: a 429 from "the network" is waited out here.
   bot.api.config.use(floodControl(deps.sleep ? { sleep: deps.sleep } : {}));

@@ -1,38 +1,32 @@
 import { InMemoryScreening, ManualClock, type PlanResolver } from "@svc/bot-kernel";
 import { apiKeyFromSecret } from "@svc/core";
-import type { Transformer } from "grammy";
-import type { ApiResponse, Update, User } from "grammy/types";
+import type { Update, User } from "grammy/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "./config.js";
 import { buildContainer, TOKENS, type BotRuntime } from "./container.js";
 import { invoicePayload } from "./stars.js";
-import { ADMIN, BOT_INFO, GROUP_ID, MEMBER } from "./test-harness.js";
+import { FakeBotApi } from "./fake-bot-api.js";
+import { ADMIN, BOT_INFO, GROUP_ID, MEMBER, TOKEN } from "./test-harness.js";
 
 const SECRET = "b".repeat(40);
 const GROUP = { id: GROUP_ID, type: "supergroup" as const, title: "Crypto Group" };
 
 /**
  * The real composition root on an in-memory PGlite (SVC_DATA_DIR=memory://): the TypeORM stores,
- * the API's report and key stores, migrations, and grammY with the network replaced by a
- * transformer that records each Bot API call.
+ * the API's report and key stores, migrations, and grammY talking HTTP to a fake Bot API on
+ * 127.0.0.1 at the configured TELEGRAM_API_ROOT, which records each call.
  */
 describe("composition root on embedded PGlite", () => {
   let rt: BotRuntime;
-  const calls: { method: string; payload: Record<string, unknown> }[] = [];
   const clock = new ManualClock("2026-03-02T09:00:00.000Z");
   let updateId = 0;
   let messageId = 0;
 
-  const transport: Transformer = async (_prev, method, payload) => {
-    const p = (payload ?? {}) as Record<string, unknown>;
-    calls.push({ method, payload: p });
-    const ok = (result: unknown): ApiResponse<unknown> => ({ ok: true, result });
-    const r =
-      method === "getChatAdministrators" ? ok([{ status: "creator", user: ADMIN, is_anonymous: false }])
-      : method === "sendMessage" ? ok({ message_id: 9000 + calls.length, date: 0, chat: GROUP, text: String(p.text) })
-      : ok(true);
-    return r as Awaited<ReturnType<Transformer>>;
-  };
+  // The fake Bot API over HTTP on 127.0.0.1, reached through TELEGRAM_API_ROOT as a self-hosted Bot API server would be.
+  const api = new FakeBotApi(clock, BOT_INFO.id);
+  api.admins.set(GROUP_ID, [ADMIN]);
+  const calls = api.calls;
+  let server: Awaited<ReturnType<FakeBotApi["listen"]>>;
   const send = (u: Omit<Update, "update_id">): Promise<void> => rt.app.bot.handleUpdate({ update_id: ++updateId, ...u } as Update);
   const say = (from: User, text: string) =>
     send({ message: { message_id: ++messageId, date: 0, chat: GROUP, from, text, ...(text.startsWith("/") ? { entities: [{ type: "bot_command", offset: 0, length: text.split(" ")[0]?.length ?? 1 }] } : {}) } });
@@ -40,12 +34,14 @@ describe("composition root on embedded PGlite", () => {
   const db = <T>(sql: string, params: unknown[] = []): Promise<T[]> => rt.dataSource.query(sql, params);
 
   beforeAll(async () => {
-    const config = parseConfig({ TELEGRAM_BOT_TOKEN: "123456789:AAEhBOweik6ad6PsVMRxjeQKUEGOtnp2WQ0", SVC_BOOTSTRAP_KEY: SECRET, SVC_DATA_DIR: "memory://" });
+    server = await api.listen(TOKEN);
+    const config = parseConfig({ TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_API_ROOT: server.apiRoot, SVC_BOOTSTRAP_KEY: SECRET, SVC_DATA_DIR: "memory://" });
     const screening = new InMemoryScreening().set("paypa1.com", "critical", "Looks like paypal.com");
-    rt = await buildContainer(config, { screening, clock, transport, botInfo: BOT_INFO });
+    rt = await buildContainer(config, { screening, clock, botInfo: BOT_INFO });
   }, 120_000);
   afterAll(async () => {
     await rt?.close();
+    await server?.close();
   });
 
   it("builds the app once, and resolves the bootstrap key to a plan", async () => {

@@ -110,6 +110,7 @@ export async function buildContainer(config: TelegramConfig, overrides: Containe
     (cfg: TelegramConfig, clock: Clock, screening: ScreeningPort, settings: SettingsStore, stats: StatsStore, members: MemberDirectory, reports: ReportSink, support: SupportDesk, plans: PlanResolver, ledger: PaymentLedger) =>
       createTelegramApp({
         token: cfg.TELEGRAM_BOT_TOKEN,
+        ...(cfg.TELEGRAM_API_ROOT ? { apiRoot: cfg.TELEGRAM_API_ROOT } : {}),
         ...(overrides.botInfo ? { botInfo: overrides.botInfo } : {}),
         ...(overrides.transport ? { transport: overrides.transport } : {}),
         clock,

@@ -234,3 +234,25 @@ describe("6. a raid does not flood the chat", () => {
     expect(h.texts().filter((t) => t.startsWith("Welcome"))).toEqual([expect.stringContaining("Neo"), expect.stringContaining("Trinity")]);
   });
 });
+
+describe("15. the Bot API root is configurable; a missing token is one clear line", () => {
+  // TELEGRAM_API_ROOT through the composition root: container.test.ts runs the bot against the
+  // fake Bot API served on 127.0.0.1 at the configured root.
+  it("rejects an API root that is not an http(s) URL", async () => {
+    const { parseConfig } = await import("./config.js");
+    const { TOKEN } = await import("./test-harness.js");
+    expect(() => parseConfig({ TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_API_ROOT: "ftp://example.org" })).toThrow(/TELEGRAM_API_ROOT/u);
+  });
+
+  it("the bot process without a token prints one line naming TELEGRAM_BOT_TOKEN and exits 1, no stack trace", async () => {
+    const { spawnSync } = await import("node:child_process");
+    const { fileURLToPath } = await import("node:url");
+    const main = fileURLToPath(new URL("./main.ts", import.meta.url));
+    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("TELEGRAM_")));
+    const r = spawnSync(process.execPath, ["--import", "tsx", main], { env, encoding: "utf8", timeout: 30_000 });
+    expect(r.status).toBe(1);
+    const lines = r.stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^svc Telegram bot: cannot start: TELEGRAM_BOT_TOKEN: is not set: create a bot with @BotFather/u);
+  }, 40_000);
+});

@@ -3,7 +3,7 @@ import { serve } from "@hono/node-server";
 import { createScreener } from "@svc/core";
 import { dataDirInUseCause } from "@svc/persistence";
 import { ALLOWED_UPDATES } from "./bot.js";
-import { parseConfig } from "./config.js";
+import { ConfigError, parseConfig } from "./config.js";
 import { buildContainer } from "./container.js";
 import { createWebhookApp } from "./webhook.js";
 
@@ -13,7 +13,15 @@ function embeddedScreening(): ScreeningPort {
   return { screen: async (value) => { const r = await screener.screen(value); return r.ok ? r.verdict : { error: r.error }; } };
 }
 
-const config = parseConfig(process.env);
+const config = (() => {
+  try {
+    return parseConfig(process.env);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    process.stderr.write(`${e.oneLine()}\n`);
+    process.exit(1);
+  }
+})();
 // PostgreSQL when DATABASE_URL is set, else embedded PGlite under SVC_DATA_DIR (migrated on open).
 const runtime = await buildContainer(config, { screening: embeddedScreening() }).catch((e: unknown) => {
   // Another svc process has this embedded database open (PGlite is one process's database).
