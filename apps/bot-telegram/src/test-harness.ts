@@ -47,6 +47,7 @@ export interface HarnessOptions {
   readonly apiRoot?: string;
   readonly api?: FakeBotApi;
   readonly clock?: ManualClock;
+  readonly screening?: InMemoryScreening;
 }
 
 export function createHarness(options: HarnessOptions = {}) {
@@ -58,7 +59,7 @@ export function createHarness(options: HarnessOptions = {}) {
   const known = api.known;
   for (const u of [ADMIN, MEMBER, TRUSTED]) known.set(u.id, u);
 
-  const screening = new InMemoryScreening()
+  const screening = options.screening ?? new InMemoryScreening()
     .set("paypa1.com", "critical", "Looks like paypal.com (one character replaced: l → 1)")
     .set("claim-airdrop.top", "high", "Suspicious top-level domain and airdrop keyword")
     .set("0x52908400098527886E0F7030069857D2E4169EE7", "critical", "Known drainer wallet")
@@ -199,9 +200,9 @@ export function createHarness(options: HarnessOptions = {}) {
 export type Harness = ReturnType<typeof createHarness>;
 
 /** The harness with the bot talking HTTP to the fake Bot API on 127.0.0.1 (its `apiRoot`). */
-export async function createHttpHarness(): Promise<Harness & { close(): Promise<void> }> {
+export async function createHttpHarness(options: Pick<HarnessOptions, "screening"> = {}): Promise<Harness & { close(): Promise<void> }> {
   const clock = new ManualClock("2026-03-02T09:00:00.000Z");
   const api = new FakeBotApi(clock, BOT_INFO.id);
   const server = await api.listen(TOKEN);
-  return Object.assign(createHarness({ api, clock, apiRoot: server.apiRoot }), { close: server.close });
+  return Object.assign(createHarness({ ...options, api, clock, apiRoot: server.apiRoot }), { close: server.close });
 }

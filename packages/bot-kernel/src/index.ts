@@ -46,3 +46,4 @@ export { ManualClock, systemClock } from "./manual-clock.js";
 export { InMemoryScreening, makeVerdict } from "./in-memory-screening.js";
 // Port contract suites (vitest is passed in, never imported at run time): see contracts/index.ts.
 export * from "./contracts/index.js";
+export { conversationContract, conversationScreening, type ConversationDriver, type MakeConversationDriver, type Observed, type Person } from "./contracts/conversation-contract.js";
