@@ -1,14 +1,14 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import {
-  combineIntelStores, defaultImpersonationIndex, defaultReference, InMemoryIntelIndex, officialIntel, randomIds, systemClock,
+  randomIds, systemClock,
   type AccountRepository, type ApiKeyRepository, type CheckRepository, type Clock, type GraphRepository, type IdGenerator, type IdempotencyStore,
   type IntelStore, type ReportRepository, type ScreeningDeps, type UsageCounter,
 } from "@svc/core";
 import {
-  CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, GraphLearner,
+  CoalescedRateLimiter, CoalescedUsage, databaseIntel, databaseScreeningDeps, GraphLearner,
   openDataSource, TypeOrmAccountRepository, TypeOrmApiKeyRepository, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIdempotencyStore,
-  TypeOrmIntelStore, TypeOrmRateLimiter, TypeOrmReportRepository, TypeOrmServerSecrets, TypeOrmUsageCounter,
+  TypeOrmRateLimiter, TypeOrmReportRepository, TypeOrmServerSecrets, TypeOrmUsageCounter,
 } from "@svc/persistence";
 import {
   AddressPolicy, createCheckQueues, PgBossJobQueue, SqlJobQueue, SsrfWebhookUrlGuard, TypeOrmAsyncJobStore, TypeOrmWebhookSecretStore,
@@ -83,7 +83,7 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
   c.bind(T.Reports).toResolvedValue((ds: DataSource) => new TypeOrmReportRepository(ds), [T.DataSource]);
   c.bind(T.Graph).toResolvedValue((ds: DataSource) => new TypeOrmGraphRepository(ds), [T.DataSource]);
   // Official brand domains are bundled (in memory); imported lists live in the database.
-  c.bind(T.Intel).toResolvedValue((ds: DataSource) => combineIntelStores(InMemoryIntelIndex.from(officialIntel()), new CoalescedIntel(new TypeOrmIntelStore(ds))), [T.DataSource]);
+  c.bind(T.Intel).toResolvedValue((ds: DataSource) => databaseIntel(ds), [T.DataSource]);
   // Jobs: pg-boss on PostgreSQL (its own schema, installed on first start); a leased table on PGlite.
   const logger = c.get(T.Logger);
   const queue: JobQueue<EntityManager> = config.DATABASE_URL
@@ -98,11 +98,8 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
   }), [T.DataSource]);
   // The evidence a check reads is coalesced across concurrent checks (batched.ts).
   c.bind(T.Screening).toResolvedValue(
-    (intel: IntelStore, ds: DataSource, clock: Clock, ids: IdGenerator): ScreeningDeps => ({
-      reference: defaultReference(), impersonation: defaultImpersonationIndex(), intel, clock, ids,
-      reports: new CoalescedReportEvidence(new TypeOrmReportRepository(ds)),
-      graph: new CoalescedGraphProximity(new TypeOrmGraphRepository(ds)),
-    }),
+    // The composition the chat bots screen through too (@svc/persistence screening-composition).
+    (intel: IntelStore, ds: DataSource, clock: Clock, ids: IdGenerator): ScreeningDeps => databaseScreeningDeps(ds, { intel, clock, ids }),
     [T.Intel, T.DataSource, T.Clock, T.Ids],
   );
   const cursorKey = new TextEncoder().encode(await new TypeOrmServerSecrets(dataSource).get("history-cursor", c.get(T.Clock).now()));

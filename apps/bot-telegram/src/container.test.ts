@@ -1,4 +1,4 @@
-import { InMemoryScreening, ManualClock, type PlanResolver } from "@svc/bot-kernel";
+import { ManualClock, type PlanResolver } from "@svc/bot-kernel";
 import { apiKeyFromSecret } from "@svc/core";
 import type { Update, User } from "grammy/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -36,8 +36,8 @@ describe("composition root on embedded PGlite", () => {
   beforeAll(async () => {
     server = await api.listen(TOKEN);
     const config = parseConfig({ TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_API_ROOT: server.apiRoot, SVC_BOOTSTRAP_KEY: SECRET, SVC_DATA_DIR: "memory://" });
-    const screening = new InMemoryScreening().set("paypa1.com", "critical", "Looks like paypal.com");
-    rt = await buildContainer(config, { screening, clock, botInfo: BOT_INFO });
+    // No screening override: the bot screens through the API's composition on this database.
+    rt = await buildContainer(config, { clock, botInfo: BOT_INFO });
   }, 120_000);
   afterAll(async () => {
     await rt?.close();
@@ -105,5 +105,36 @@ describe("composition root on embedded PGlite", () => {
     const [row] = await db<{ plan_tier: string; plan_source: string; plan_until: Date }>(`SELECT plan_tier, plan_source, plan_until FROM bot_chat_settings WHERE chat_id = $1`, [String(GROUP_ID)]);
     expect(row).toMatchObject({ plan_tier: "pro", plan_source: "api_key", plan_until: null });
     expect(sent("sendMessage").filter((m) => String(m.text).includes("Payment received"))).toHaveLength(1);
+  });
+
+  it("a /report an operator confirms, and an `svc intel import`, reach the bot's verdicts", async () => {
+    const { TypeOrmIntelStore, TypeOrmReportRepository } = await import("@svc/persistence");
+    const lastText = (): string => String(sent("sendMessage").at(-1)?.text);
+    // Unknown to the bundled data: the engine finds nothing.
+    await say(MEMBER, "/check helpdesk-refunds.net");
+    expect(lastText()).toMatch(/LOW risk/u);
+    await say(MEMBER, "/check wallet-unlock.org");
+    expect(lastText()).toMatch(/LOW risk/u);
+
+    // A member reports one through the bot; an operator confirms it (as `svc reports` / the API's moderation does).
+    await say(MEMBER, "/report helpdesk-refunds.net phishing");
+    const reports = new TypeOrmReportRepository(rt.dataSource);
+    const page = await reports.list({ status: "unverified", limit: 10 });
+    const filed = page.items.find((r) => r.entity.value === "helpdesk-refunds.net");
+    expect(filed?.reporter_id).toBe(`telegram:${MEMBER.id}`);
+    await reports.moderate(filed?.id as string, { status: "confirmed", by: "acc_operator", reason: null, at: clock.now() });
+    // The other is imported from a feed, as `svc intel import` stores it.
+    await new TypeOrmIntelStore(rt.dataSource).upsert([{ type: "domain", value: "wallet-unlock.org", list: "block", label: "phishing", source: "partner-feed" }]);
+
+    clock.advance(11 * 60_000); // past the bot's short verdict cache
+    await say(MEMBER, "/check helpdesk-refunds.net");
+    expect(lastText()).toMatch(/(HIGH|CRITICAL|MEDIUM) risk/u);
+    expect(lastText()).toMatch(/report/iu);
+    await say(MEMBER, "/check wallet-unlock.org");
+    expect(lastText()).toMatch(/(HIGH|CRITICAL) risk/u);
+    // And monitoring acts on it in the group.
+    calls.length = 0;
+    await say(MEMBER, "support desk: https://wallet-unlock.org/restore");
+    expect(sent("deleteMessage")).toHaveLength(1);
   });
 });

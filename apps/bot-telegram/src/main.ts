@@ -1,17 +1,9 @@
-import type { ScreeningPort } from "@svc/bot-kernel";
 import { serve } from "@hono/node-server";
-import { createScreener } from "@svc/core";
 import { dataDirInUseCause } from "@svc/persistence";
 import { ALLOWED_UPDATES } from "./bot.js";
 import { ConfigError, parseConfig } from "./config.js";
 import { buildContainer } from "./container.js";
 import { createWebhookApp } from "./webhook.js";
-
-/** The embedded screening engine behind the kernel's port: the one line to change for a remote engine. */
-function embeddedScreening(): ScreeningPort {
-  const screener = createScreener();
-  return { screen: async (value) => { const r = await screener.screen(value); return r.ok ? r.verdict : { error: r.error }; } };
-}
 
 const config = (() => {
   try {
@@ -23,7 +15,8 @@ const config = (() => {
   }
 })();
 // PostgreSQL when DATABASE_URL is set, else embedded PGlite under SVC_DATA_DIR (migrated on open).
-const runtime = await buildContainer(config, { screening: embeddedScreening() }).catch((e: unknown) => {
+// Screening is the API's composition on the same database: imported intel, moderated reports, the graph.
+const runtime = await buildContainer(config, {}).catch((e: unknown) => {
   // Another svc process has this embedded database open (PGlite is one process's database).
   const inUse = dataDirInUseCause(e);
   if (!inUse) throw e;

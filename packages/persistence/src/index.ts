@@ -21,6 +21,7 @@ export { TypeOrmBotPaymentLedger } from "./repositories/typeorm-bot-payment-ledg
 export { TypeOrmBotSupportDesk } from "./repositories/typeorm-bot-support-desk.js";
 export { BOT_TABLES } from "./entities/bot.js";
 export { Coalescer } from "./coalesce.js";
+export { databaseIntel, databaseScreeningDeps } from "./screening-composition.js";
 export { CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, GraphLearner } from "./coalesced.js";
 export { scratchDatabase, type ScratchDatabase } from "./scratch-database.js";
 export { errorForLog } from "./log-errors.js";
