@@ -1,6 +1,9 @@
 import {
+  ADMIN_COMMANDS,
   BotKernel,
+  commandPurpose,
   parseCommand,
+  type CommandName,
   type ChatKind,
   type ChatUser,
   type Clock,
@@ -15,7 +18,7 @@ import {
   type SupportDesk,
 } from "@svc/bot-kernel";
 import { Bot, type Context, type Transformer } from "grammy";
-import type { Chat, ChatMember, Message, UserFromGetMe } from "grammy/types";
+import type { BotCommand, Chat, ChatMember, Message, UserFromGetMe } from "grammy/types";
 import { DeferredCalls } from "./deferred-calls.js";
 import { floodControl } from "./flood-control.js";
 import { forwardedFrom, scanText } from "./message-text.js";
@@ -24,6 +27,22 @@ import { TelegramChatPort, userOf } from "./telegram-chat-port.js";
 
 /** Updates the bot needs; `chat_member` (joins, for anti-raid) is only sent when asked for. */
 export const ALLOWED_UPDATES = ["message", "edited_message", "my_chat_member", "chat_member", "pre_checkout_query", "callback_query"] as const;
+
+/**
+ * The command menus Telegram shows (setMyCommands): what everyone may use in every chat, and
+ * everything in groups for their administrators. Called once at start.
+ */
+export async function registerCommands(api: Bot["api"]): Promise<void> {
+  const entry = (n: CommandName): BotCommand => ({ command: n, description: commandPurpose(n).slice(0, 256) });
+  // Telegram asks bots that take payments to answer /paysupport.
+  const paysupport: BotCommand = { command: "paysupport", description: "help with a payment (opens a ticket)" };
+  const everyone = [...MENU.filter((n) => !ADMIN_COMMANDS.has(n)).map(entry), paysupport];
+  await api.setMyCommands(everyone, { scope: { type: "default" } });
+  await api.setMyCommands([...MENU.map(entry), paysupport], { scope: { type: "all_chat_administrators" } });
+}
+
+/** Commands in the menus, in this order (no `admin_add`, which is WhatsApp's). */
+const MENU: readonly CommandName[] = ["check", "report", "status", "subscribe", "refund", "support", "start", "protect", "monitor", "unmonitor", "policy", "alerts", "antiraid", "welcome", "learn", "connect", "audit", "verify", "banuser", "blocklist", "allowlist", "setlog", "settings"];
 
 export interface TelegramAppDeps {
   readonly token: string;
@@ -134,6 +153,21 @@ export function createTelegramApp(deps: TelegramAppDeps): TelegramApp {
   });
 
   safe.on("message:refunded_payment", (ctx) => stars.refunded(ctx.message.refunded_payment.telegram_payment_charge_id));
+
+  // Buttons under the bot's warnings (undo a ban, approve a domain, report a false positive).
+  // Every callback query is answered, also one the bot does not know: Telegram shows a spinner
+  // on the button until it is.
+  safe.on("callback_query", async (ctx) => {
+    const q = ctx.callbackQuery;
+    const m = q.message;
+    if (q.data === undefined || !m) {
+      await ctx.answerCallbackQuery();
+      return;
+    }
+    const chatId = String(m.chat.id);
+    const notice = await kernel.onAction({ chatId, chatKind: chatKind(m.chat), sender: userOf(q.from), message: null }, q.data);
+    await ctx.answerCallbackQuery({ text: notice });
+  });
 
   const onMessage = async (ctx: Context, m: Message, edited: boolean): Promise<void> => {
     const chatId = String(m.chat.id);

@@ -256,3 +256,52 @@ describe("15. the Bot API root is configurable; a missing token is one clear lin
     expect(lines[0]).toMatch(/^svc Telegram bot: cannot start: TELEGRAM_BOT_TOKEN: is not set: create a bot with @BotFather/u);
   }, 40_000);
 });
+
+describe("12. command menus, and buttons that are answered", () => {
+  const press = (h: Harness, from: typeof ADMIN, data: string, id = "cq-1") =>
+    h.app.bot.handleUpdate({
+      update_id: 9000 + Number(id.replace(/\D/gu, "") || 0),
+      callback_query: { id, from, chat_instance: "ci", data, message: { message_id: 4242, date: 0, chat: { id: GROUP_ID, type: "supergroup", title: "Crypto Group" }, text: "warning" } },
+    } as never);
+
+  it("setMyCommands lists everyone's commands, and every command for group admins", async () => {
+    const { registerCommands } = await import("./bot.js");
+    const h = createHarness();
+    await registerCommands(h.app.bot.api);
+    const [everyone, admins] = h.sent("setMyCommands");
+    const names = (p: Record<string, unknown> | undefined) => ((typeof p?.commands === "string" ? JSON.parse(p.commands) : p?.commands) as { command: string }[]).map((c) => c.command);
+    expect(everyone?.scope).toEqual({ type: "default" });
+    expect(names(everyone)).toEqual(expect.arrayContaining(["check", "report", "status", "start", "support", "paysupport"]));
+    expect(names(everyone)).not.toContain("policy");
+    expect(admins?.scope).toEqual({ type: "all_chat_administrators" });
+    expect(names(admins)).toEqual(expect.arrayContaining(["policy", "antiraid", "banuser", "allowlist", "check"]));
+  });
+
+  it("a ban notice offers undo, approve and report buttons; each press is answered", async () => {
+    const h = await monitored("ban");
+    await h.group(MEMBER, "claim at https://paypa1.com/login");
+    const notice = h.sent("sendMessage").at(-1);
+    const markup = (typeof notice?.reply_markup === "string" ? JSON.parse(notice.reply_markup) : notice?.reply_markup) as { inline_keyboard: { text: string; callback_data: string }[][] };
+    const data = markup.inline_keyboard.flat().map((b) => b.callback_data);
+    expect(data).toEqual([`unban:${MEMBER.id}`, "allow:paypa1.com", "fp:https://paypa1.com/login"]);
+    h.clear();
+
+    await press(h, MEMBER, `unban:${MEMBER.id}`, "cq-1");
+    expect(h.sent("unbanChatMember")).toEqual([]);
+    expect(h.sent("answerCallbackQuery")).toEqual([expect.objectContaining({ callback_query_id: "cq-1", text: expect.stringMatching(/Only the group's admins/u) })]);
+
+    await press(h, ADMIN, `unban:${MEMBER.id}`, "cq-2");
+    expect(h.sent("unbanChatMember")).toEqual([{ chat_id: G, user_id: MEMBER.id, only_if_banned: true }]);
+    await press(h, ADMIN, "allow:paypa1.com", "cq-3");
+    expect((await h.settings.get(G))?.allowlist.domains).toContain("paypa1.com");
+    await press(h, MEMBER, "fp:https://paypa1.com/login", "cq-4");
+    expect(h.reports.reports).toEqual([expect.objectContaining({ feedback: "false_positive", reporter: { platform: "telegram", userId: String(MEMBER.id) } })]);
+    expect(h.sent("answerCallbackQuery").map((p) => p.callback_query_id)).toEqual(["cq-1", "cq-2", "cq-3", "cq-4"]);
+  });
+
+  it("a callback the bot does not know is still answered", async () => {
+    const h = createHarness();
+    await press(h, MEMBER, "something-old", "cq-9");
+    expect(h.sent("answerCallbackQuery")).toEqual([expect.objectContaining({ callback_query_id: "cq-9", text: expect.stringMatching(/no longer/u) })]);
+  });
+});

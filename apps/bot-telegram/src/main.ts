@@ -1,6 +1,6 @@
 import { serve } from "@hono/node-server";
 import { dataDirInUseCause } from "@svc/persistence";
-import { ALLOWED_UPDATES } from "./bot.js";
+import { ALLOWED_UPDATES, registerCommands } from "./bot.js";
 import { ConfigError, parseConfig } from "./config.js";
 import { buildContainer } from "./container.js";
 import { createWebhookApp } from "./webhook.js";
@@ -48,6 +48,9 @@ await bot.api.setMyDefaultAdministratorRights({
     can_send_welcome_messages: false,
   },
 }).catch((e: unknown) => console.warn("could not set default administrator rights", e));
+
+// The command menus users see when they type "/": a convenience, like the rights above.
+await registerCommands(bot.api).catch((e: unknown) => console.warn("could not set the command menus", e));
 
 if (config.TELEGRAM_MODE === "webhook") {
   const secret = config.TELEGRAM_WEBHOOK_SECRET as string;

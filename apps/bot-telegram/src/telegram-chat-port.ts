@@ -124,6 +124,18 @@ export class TelegramChatPort implements ChatPort {
     }
   }
 
+  async unban(chatId: string, userId: string): Promise<boolean> {
+    try {
+      if (isSenderChat(userId)) await this.orLater("unbanChatSenderChat", () => this.api.unbanChatSenderChat(chatId, Number(userId)));
+      // only_if_banned: never kicks a member who is in the group.
+      else await this.orLater("unbanChatMember", () => this.api.unbanChatMember(chatId, Number(userId), { only_if_banned: true }));
+      return true;
+    } catch (e) {
+      if (refused(e)) return false;
+      throw e;
+    }
+  }
+
   async restrict(chatId: string, userId: string, until: Date): Promise<boolean> {
     try {
       // Worked out when the call is made (also when it was deferred), never ahead of time.

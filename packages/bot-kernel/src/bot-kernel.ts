@@ -292,6 +292,21 @@ export class BotKernel {
     return this.onCommand(ctx, parsed);
   }
 
+  /**
+   * A button press (`<name>:<arg>`, as the kernel's replies carry them): answers the short notice
+   * to show whoever pressed it. Unknown actions get a polite answer, never an error.
+   */
+  async onAction(ctx: CommandContext, action: string): Promise<string> {
+    const colon = action.indexOf(":");
+    const name = colon < 0 ? action : action.slice(0, colon);
+    const arg = colon < 0 ? "" : action.slice(colon + 1);
+    for (const f of this.features) {
+      const handler = f.actions?.[name];
+      if (handler) return handler(ctx, arg);
+    }
+    return "This button no longer does anything.";
+  }
+
   private respond(ctx: CommandContext, r: Reply): Promise<void> {
     return ctx.message ? this.deps.chat.reply(ctx.message, r) : this.deps.chat.send(ctx.chatId, r);
   }

@@ -1,10 +1,11 @@
-import { extractEntities, hostOf, type Extraction } from "@svc/core";
+import { extractEntities, hostOf, parseEntity, type Extraction } from "@svc/core";
+import { actionId } from "./features/feature.js";
 import type { ChatPort, ChatUser, MessageRef } from "./chat-port.js";
 import { compileGlob, firstMatch, type Glob } from "./glob.js";
 import { decide, type Action, type Assessed, type Decision } from "./policy.js";
 import { isVerdict, type Clock, type StatsStore } from "./ports.js";
 import { defang } from "./render.js";
-import { heading, list, note, text, type Reply } from "./reply.js";
+import { heading, list, note, text, type Button, type Reply } from "./reply.js";
 import type { ChatSettings } from "./settings.js";
 import type { VerdictCache } from "./verdict-cache.js";
 
@@ -208,6 +209,7 @@ export class Monitor {
     // Defanged, so the appeal line does not turn the risky link back into a tappable one.
     const firstEntity = d.findings[0] ? defang(d.findings[0].entity.value) : "<entity>";
     return {
+      buttons: noticeButtons(msg, d, performed),
       blocks: [
         heading(title),
         list(items),
@@ -237,6 +239,27 @@ export class Monitor {
     ];
     await bestEffort(this.deps.chat.send(settings.logChannel, { blocks: [heading("📋 svc log"), list(lines)] }));
   }
+}
+
+/**
+ * Buttons under a warning: admins undo a ban or approve the domain in one tap; anyone reports
+ * a false positive. Handled by the moderation and reports features (`BotKernel.onAction`).
+ */
+function noticeButtons(msg: IncomingMessage, d: Decision, performed: readonly string[]): Button[] {
+  const out: Button[] = [];
+  const first = d.findings[0]?.entity;
+  const add = (label: string, name: string, arg: string): void => {
+    const id = actionId(name, arg);
+    if (id) out.push({ label, action: id });
+  };
+  if (performed.includes("banned") && msg.sender) add("↩️ Undo ban (admins)", "unban", msg.sender.id);
+  if (first) {
+    const parsed = parseEntity(first.value);
+    const host = parsed.ok ? hostOf(parsed.entity) : null;
+    if (host && first.type !== "wallet") add(`✅ Approve ${host} (admins)`, "allow", host);
+    add("🙋 Not a scam? Report it", "fp", first.value);
+  }
+  return out;
 }
 
 /** Allowlisted users, by id or by username. */

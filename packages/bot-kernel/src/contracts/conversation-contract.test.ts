@@ -58,6 +58,8 @@ conversationContract({ describe, it, expect }, "kernel on the in-memory chat por
             return { kind: "mute", who: personOf(c.userId) };
           case "unrestrict":
             return { kind: "unmute", who: personOf(c.userId) };
+          case "unban":
+            return { kind: "unban", who: personOf(c.userId) };
         }
       });
     },

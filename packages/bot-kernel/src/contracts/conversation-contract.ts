@@ -19,7 +19,8 @@ export type Observed =
   | { readonly kind: "delete" }
   | { readonly kind: "ban"; readonly who: Person | null }
   | { readonly kind: "mute"; readonly who: Person | null }
-  | { readonly kind: "unmute"; readonly who: Person | null };
+  | { readonly kind: "unmute"; readonly who: Person | null }
+  | { readonly kind: "unban"; readonly who: Person | null };
 
 export interface ConversationDriver {
   /** How the platform spells commands. */

@@ -93,9 +93,26 @@ export interface JoinState {
   bunched: boolean;
 }
 
+/**
+ * A button press: `arg` is what follows the action's name in the button's id (`allow:example.org`).
+ * Answers the short notice shown to whoever pressed it.
+ */
+export type ActionHandler = (ctx: CommandContext, arg: string) => Promise<string>;
+
+/** Button ids are `<name>:<arg>` and at most this many bytes (Telegram's callback_data limit). */
+export const MAX_ACTION_BYTES = 64;
+
+/** A button id, or null when it would be too long for every platform to carry. */
+export function actionId(name: string, arg: string): string | null {
+  const id = `${name}:${arg}`;
+  return new TextEncoder().encode(id).length <= MAX_ACTION_BYTES ? id : null;
+}
+
 export interface FeatureModule {
   readonly name: string;
   readonly commands?: CommandHandlers;
+  /** Buttons this module answers, by action name (undo a ban, approve a domain, appeal). */
+  readonly actions?: Readonly<Record<string, ActionHandler>>;
   /** Time-based endings (a lockdown, a learning period): the settings after them. */
   expire?(s: ChatSettings, now: Date): Promise<ChatSettings>;
   /** A member seen for the first time or under a new name (not an admin's own message). */

@@ -6,7 +6,7 @@ import type { Decision } from "../policy.js";
 import type { MemberDirectory, StatsStore } from "../ports.js";
 import { heading, list, note, text, type Block } from "../reply.js";
 import { DEFAULT_POLICY, LIMITS, type ChatSettings } from "../settings.js";
-import { describeUser, type CommandRun, type FeatureModule, type KernelServices } from "./feature.js";
+import { describeUser, type CommandContext, type CommandRun, type FeatureModule, type KernelServices } from "./feature.js";
 import { resolveTarget, resolveUserEntry } from "./targets.js";
 
 export interface ModerationPorts {
@@ -29,8 +29,27 @@ export async function assessMessage(k: KernelServices, stats: StatsStore, msg: I
  */
 export function moderationFeature(k: KernelServices, p: ModerationPorts): FeatureModule {
   const d = k.dialect;
+  const isAdmin = async (ctx: CommandContext): Promise<boolean> => ctx.senderIsAdmin === true || (await k.isAdmin(ctx.chatId, ctx.sender.id));
   return {
     name: "moderation",
+    actions: {
+      allow: async (ctx, host) => {
+        if (!(await isAdmin(ctx))) return "Only the group's admins can approve a domain.";
+        const s = await k.settingsFor(ctx.chatId);
+        if (s.allowlist.domains.includes(host)) return `${host} is already approved.`;
+        if (s.allowlist.domains.length >= LIMITS.allowlistEntries) return `The allowlist is full (${LIMITS.allowlistEntries} entries).`;
+        await k.save({ ...s, allowlist: { ...s.allowlist, domains: [...s.allowlist.domains, host] } });
+        await k.log(s, { action: `allowlisted domain ${host} (button)`, policy: s.policy, chatId: ctx.chatId, user: ctx.sender });
+        return `Approved ${host} and its subdomains.`;
+      },
+      unban: async (ctx, userId) => {
+        if (!(await isAdmin(ctx))) return "Only the group's admins can undo a ban.";
+        if (!k.chat.unban || !(await k.chat.unban(ctx.chatId, userId))) return "I could not lift the ban (I need the right to ban users).";
+        const s = await k.settingsFor(ctx.chatId);
+        await k.log(s, { action: "ban undone by admin", policy: s.policy, chatId: ctx.chatId, user: null, detail: `User id ${userId}; by ${describeUser(ctx.sender)}` });
+        return "Ban lifted: they can rejoin the group.";
+      },
+    },
     async onMessage(msg, s) {
       if (!s.monitoring) return null;
       const { assessment, decision } = await assessMessage(k, p.stats, msg, s);

@@ -14,6 +14,25 @@ export interface ReportsPorts {
 export function reportsFeature(k: KernelServices, p: ReportsPorts): FeatureModule {
   return {
     name: "reports",
+    actions: {
+      // "Not a scam? Report it" under a warning: a false-positive appeal from whoever pressed it.
+      fp: async (ctx, value) => {
+        const e = parseEntity(value);
+        if (!e.ok) return "That entity can no longer be reported.";
+        const filed = await p.reports.file({
+          entity: { type: e.entity.type, value: e.entity.value, id: e.entity.id },
+          category: "other",
+          feedback: "false_positive",
+          reporter: { platform: k.platform, userId: ctx.sender.id },
+          channel: { platform: k.platform, chatId: ctx.chatId },
+          reportedAt: k.clock.now().toISOString(),
+        });
+        await p.stats.add(ctx.chatId, "reports");
+        const s = await k.settingsFor(ctx.chatId);
+        await k.log(s, { action: "appeal filed (false positive, button)", policy: s.policy, chatId: ctx.chatId, user: ctx.sender, detail: `Entity: ${e.entity.id}; report ${filed.id}` });
+        return `Thanks: your appeal is filed as ${filed.id}; reviewers look at it.`;
+      },
+    },
     commands: {
       report: async (run, cmd) => {
         const { ctx, settings: s } = run;
