@@ -305,3 +305,26 @@ describe("12. command menus, and buttons that are answered", () => {
     expect(h.sent("answerCallbackQuery")).toEqual([expect.objectContaining({ callback_query_id: "cq-9", text: expect.stringMatching(/no longer/u) })]);
   });
 });
+
+describe("9. /alerts is checked like /setlog, and never stores the group for an anonymous admin", () => {
+  const anonymous = (text: string) => ({ from: { id: 1087968824, is_bot: true, first_name: "Group", username: "GroupAnonymousBot" }, sender_chat: { id: GROUP_ID, type: "supergroup" as const, title: "Crypto Group" }, text });
+
+  it("/alerts me from an anonymous admin is refused with the way out; the setting is unchanged", async () => {
+    const h = await monitored("notify");
+    const a = anonymous("/alerts me");
+    await h.group(a.from, a.text, { sender_chat: a.sender_chat });
+    expect(h.lastText()).toMatch(/posting anonymously/u);
+    expect((await h.settings.get(G))?.alerts).toEqual({ kind: "here" });
+  });
+
+  it("/alerts <chat> the bot cannot post in is refused; one it can is confirmed there", async () => {
+    const h = await monitored("notify");
+    h.once("sendMessage", () => ({ ok: false, error_code: 403, description: "Forbidden: bot is not a member of the channel chat" }));
+    await h.asAdmin("/alerts -100555");
+    expect(h.lastText()).toMatch(/I can't post in -100555/u);
+    expect((await h.settings.get(G))?.alerts).toEqual({ kind: "here" });
+    await h.asAdmin("/alerts -100556");
+    expect(h.sent("sendMessage").some((p) => p.chat_id === "-100556" && String(p.text).includes("receives the svc alerts"))).toBe(true);
+    expect((await h.settings.get(G))?.alerts).toEqual({ kind: "chat", chatId: "-100556" });
+  });
+});

@@ -1,4 +1,4 @@
-import { ADMIN_COMMANDS, commandPurpose, commandSyntax, type CommandName } from "../commands.js";
+import { ADMIN_COMMANDS, commandPurpose, commandSyntax, spell, type CommandName } from "../commands.js";
 import type { StatsStore } from "../ports.js";
 import { heading, list, note, text, type Block, type Reply } from "../reply.js";
 import { effectivePlan } from "../settings.js";
@@ -70,7 +70,20 @@ export function settingsFeature(k: KernelServices, p: SettingsPorts): FeatureMod
         return run.say(heading("⚙️ Settings"), list(lines));
       },
       alerts: async (run, cmd) => {
-        const dest = cmd.destination.kind === "me" ? { kind: "me" as const, userId: run.ctx.sender.id } : cmd.destination;
+        const { ctx } = run;
+        // An anonymous admin posts as the group itself: "me" would send the alerts back here.
+        if (cmd.destination.kind === "me" && ctx.sender.id === ctx.chatId) {
+          return run.say(text(`You are posting anonymously, so I can't tell who "me" is. Post as yourself to get alerts in a direct message, or send them to a chat with ${spell(k.dialect, "alerts")} <chat id>.`));
+        }
+        // Checked as /setlog is: a chat the bot cannot post in would swallow every alert.
+        if (cmd.destination.kind === "chat") {
+          try {
+            await k.chat.send(cmd.destination.chatId, { blocks: [text(`🔔 This chat now receives the svc alerts of chat ${ctx.chatId}.`)] });
+          } catch {
+            return run.say(text(`I can't post in ${cmd.destination.chatId}. Add me there first (as an admin in a channel), then try again.`));
+          }
+        }
+        const dest = cmd.destination.kind === "me" ? { kind: "me" as const, userId: ctx.sender.id } : cmd.destination;
         await k.save({ ...run.settings, alerts: dest });
         const where = dest.kind === "here" ? "this chat" : dest.kind === "me" ? "you, in a direct message (start a chat with me first, or I cannot write to you)" : `chat ${dest.chatId}`;
         return run.say(text(`Alerts go to ${where}.`));
