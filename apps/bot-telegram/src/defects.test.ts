@@ -328,3 +328,36 @@ describe("9. /alerts is checked like /setlog, and never stores the group for an 
     expect((await h.settings.get(G))?.alerts).toEqual({ kind: "chat", chatId: "-100556" });
   });
 });
+
+describe("10. a policy per risk level", () => {
+  it("/policy delete high deletes high-risk messages while critical ones get the base policy (ban)", async () => {
+    const h = await monitored("ban");
+    await h.asAdmin("/policy notify high");
+    expect(h.lastText()).toMatch(/Policy for high risk set to notify[\s\S]*Critical risk: ban/u);
+    h.clear();
+    await h.group(MEMBER, "airdrop: claim-airdrop.top"); // high
+    expect(h.sent("deleteMessage")).toEqual([]);
+    expect(h.sent("banChatMember")).toEqual([]);
+    expect(h.lastText()).toMatch(/Careful/u);
+    h.clear();
+    await h.group(MEMBER, "login: paypa1.com"); // critical
+    expect(h.sent("banChatMember")).toHaveLength(1);
+
+    await h.asAdmin("/policy delete high");
+    h.clear();
+    await h.group(MEMBER, "airdrop: claim-airdrop.top");
+    expect(h.sent("deleteMessage")).toHaveLength(1);
+    expect(h.sent("banChatMember")).toEqual([]);
+    await h.asAdmin("/settings");
+    expect(h.lastText()).toMatch(/Policy: ban \(high: delete, critical: ban\)/u);
+  });
+
+  it("a bad level gets a usage line; a plain /policy clears the per-level ones", async () => {
+    const h = await monitored("delete");
+    await h.asAdmin("/policy ban medium");
+    expect(h.lastText()).toMatch(/"medium" is not a risk level/u);
+    await h.asAdmin("/policy notify critical");
+    await h.asAdmin("/policy delete");
+    expect((await h.settings.get(G))?.policyByLevel).toEqual({});
+  });
+});

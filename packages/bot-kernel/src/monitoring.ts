@@ -143,11 +143,11 @@ export class Monitor {
     if (a.assessed.length === 0) return NONE;
     const sender = msg.sender;
     const senderTrusted = sender !== null && isTrustedUser(sender, settings);
-    const first = decide({ assessed: a.assessed, policy: settings.policy, senderTrusted, senderIsAdmin: false });
+    const first = decide({ assessed: a.assessed, policy: settings.policy, ...(settings.policyByLevel ? { policyByLevel: settings.policyByLevel } : {}), senderTrusted, senderIsAdmin: false });
     if (first.action === "none" || first.action === "notify") return first;
     // Only now ask who the sender is: an admin lookup per flagged message, not per message.
     const senderIsAdmin = msg.senderIsAdmin === true || (sender !== null && (await this.deps.isAdmin(msg.ref.chatId, sender.id)));
-    return senderIsAdmin ? decide({ assessed: a.assessed, policy: settings.policy, senderTrusted, senderIsAdmin }) : first;
+    return senderIsAdmin ? decide({ assessed: a.assessed, policy: settings.policy, ...(settings.policyByLevel ? { policyByLevel: settings.policyByLevel } : {}), senderTrusted, senderIsAdmin }) : first;
   }
 
   async act(msg: IncomingMessage, settings: ChatSettings, decision: Decision): Promise<string[]> {

@@ -86,7 +86,16 @@ export function moderationFeature(k: KernelServices, p: ModerationPorts): Featur
         if ((cmd.policy === "delete" && !k.capabilities.delete) || (cmd.policy === "ban" && !k.capabilities.ban)) {
           return run.say(text(`On this platform I can only use the notify policy: the platform does not let bots ${cmd.policy === "ban" ? "ban members" : "delete messages"}.`));
         }
-        const saved = await k.save({ ...run.settings, policy: cmd.policy });
+        if (cmd.level) {
+          const how = { notify: "a warning", delete: "deletion with the reason", ban: "deletion and a ban of the sender, with the reason" }[cmd.policy];
+          const byLevel = { ...run.settings.policyByLevel, [cmd.level]: cmd.policy };
+          const saved = await k.save({ ...run.settings, policyByLevel: byLevel });
+          await k.log(saved, { action: `policy for ${cmd.level} risk set to ${cmd.policy}`, policy: saved.policy, chatId: run.ctx.chatId, user: run.ctx.sender });
+          const other = cmd.level === "high" ? "critical" : "high";
+          return run.say(text(`Policy for ${cmd.level} risk set to ${cmd.policy}: ${cmd.level}-risk messages get ${how}. ${other === "high" ? "High" : "Critical"} risk: ${byLevel[other] ?? saved.policy}.`), note("Critical risk includes blocklist matches and links whose text shows another site."));
+        }
+        // A plain /policy sets everything: per-level policies are cleared.
+        const saved = await k.save({ ...run.settings, policy: cmd.policy, policyByLevel: {} });
         await k.log(saved, { action: `policy set to ${cmd.policy}`, policy: cmd.policy, chatId: run.ctx.chatId, user: run.ctx.sender });
         const what = { notify: "I will warn under risky messages.", delete: "I will delete risky messages and say why.", ban: "I will delete risky messages, ban the sender and say why." }[cmd.policy];
         return run.say(text(`Policy set to ${cmd.policy}. ${what}`));

@@ -56,7 +56,7 @@ export function settingsFeature(k: KernelServices, p: SettingsPorts): FeatureMod
         const plan = effectivePlan(s, run.now);
         const lines = [
           `Monitoring: ${s.monitoring ? "on" : "off"}`,
-          `Policy: ${s.policy}`,
+          `Policy: ${s.policy}${s.policyByLevel && Object.keys(s.policyByLevel).length > 0 ? ` (${(["high", "critical"] as const).map((l) => `${l}: ${s.policyByLevel?.[l] ?? s.policy}`).join(", ")})` : ""}`,
           `Alerts: ${alerts}`,
           `Anti-raid: ${s.antiRaid.enabled ? `${s.antiRaid.joins} joins / ${s.antiRaid.minutes} min → ${s.antiRaid.lockdownMinutes} min lockdown` : "off"}`,
           `Welcome: ${s.welcome.mode === "custom" ? `custom ("${s.welcome.text.slice(0, 60)}${s.welcome.text.length > 60 ? "…" : ""}")` : s.welcome.mode}`,

@@ -9,6 +9,7 @@ export interface BotChatSettingsRow {
   chat_id: string;
   monitoring: boolean;
   policy: string;
+  policy_levels: unknown;
   alerts: unknown;
   anti_raid: unknown;
   lockdown_until: Date | null;
@@ -34,6 +35,7 @@ export const BotChatSettingsEntity = new EntitySchema<BotChatSettingsRow>({
     chat_id: idText({ primary: true }),
     monitoring: boolean(),
     policy: text(),
+    policy_levels: jsonb(),
     alerts: jsonb(),
     anti_raid: jsonb(),
     lockdown_until: timestamptz({ nullable: true }),

@@ -10,6 +10,7 @@ import { IdempotencyLeases1795306400000 } from "./1795306400000-idempotency-leas
 import { KeyedAuditHashes1795306500000 } from "./1795306500000-keyed-audit-hashes.js";
 import { ServerSecretsAndAuditSignals1795306600000 } from "./1795306600000-server-secrets-and-audit-signals.js";
 import { BotPaymentsPerChat1795312000000 } from "./1795312000000-bot-payments-per-chat.js";
+import { BotPolicyPerLevel1795312000100 } from "./1795312000100-bot-policy-per-level.js";
 import { CheckIdempotencyKeys1795318000000 } from "./1795318000000-check-idempotency-keys.js";
 
 /** In order. A new migration is a new class appended here; a released one is never edited. */
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   ServerSecretsAndAuditSignals1795306600000,
   CheckIdempotencyKeys1795318000000,
   BotPaymentsPerChat1795312000000,
+  BotPolicyPerLevel1795312000100,
 ];
