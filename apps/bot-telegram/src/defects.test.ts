@@ -361,3 +361,22 @@ describe("10. a policy per risk level", () => {
     expect((await h.settings.get(G))?.policyByLevel).toEqual({});
   });
 });
+
+describe("11. a forwarded message from a sender calling itself support or an admin is warned about", () => {
+  it.each([
+    ["a user named after a brand's support", { type: "user" as const, date: 0, sender_user: { id: 9, is_bot: false, first_name: "Binance", last_name: "Support" } }],
+    ["a hidden user calling itself customer service", { type: "hidden_user" as const, date: 0, sender_user_name: "Customer Service" }],
+    ["a username that says helpdesk", { type: "user" as const, date: 0, sender_user: { id: 10, is_bot: false, first_name: "Kate", username: "WalletHelpdesk" } }],
+    ["a channel called Exchange Admin Team", { type: "channel" as const, date: 0, chat: { id: -100321, type: "channel" as const, title: "Exchange Admin Team" }, message_id: 1 }],
+  ])("%s", async (_, origin) => {
+    const h = createHarness();
+    await h.forwarded(MEMBER, "Your account is locked, verify at paypa1.com", origin);
+    expect(h.lastText()).toMatch(/The sender calls itself[\s\S]*never message you first[\s\S]*CRITICAL risk/u);
+  });
+
+  it("an ordinary sender gets no such warning", async () => {
+    const h = createHarness();
+    await h.forwarded(MEMBER, "see paypa1.com", { type: "user", date: 0, sender_user: { id: 11, is_bot: false, first_name: "Kate", last_name: "Morgan" } });
+    expect(h.lastText()).not.toMatch(/calls itself/u);
+  });
+});

@@ -1,6 +1,6 @@
 import { parseEntity } from "@svc/core";
 import { commandSyntax } from "../commands.js";
-import { checkMember } from "../impersonation.js";
+import { checkMember, officialSounding } from "../impersonation.js";
 import { isVerdict, type StatsStore } from "../ports.js";
 import { defang, verdictBlocks, verdictReply } from "../render.js";
 import { code, heading, note, text, type Block } from "../reply.js";
@@ -32,8 +32,11 @@ export function scanFeature(k: KernelServices, p: ScanPorts): FeatureModule {
       const blocks: Block[] = [];
       if (msg.forwardedFrom) {
         blocks.push(text(`Forwarded from ${msg.forwardedFrom.name}${msg.forwardedFrom.username ? ` (@${msg.forwardedFrom.username})` : ""}.`));
-        const title = checkMember({ id: "forwarded", name: msg.forwardedFrom.name, ...(msg.forwardedFrom.username ? { username: msg.forwardedFrom.username } : {}) }, []);
-        if (title) blocks.push(text(`⚠️ The sender ${title.reason}. Real admins and support staff never message you first, and never ask for login codes, seed phrases, wallet connections or payments.`));
+        const fwd = msg.forwardedFrom;
+        const title = checkMember({ id: "forwarded", name: fwd.name, ...(fwd.username ? { username: fwd.username } : {}) }, []);
+        const word = title ? null : officialSounding(fwd);
+        const reason = title ? title.reason : word ? `calls itself "${word}" in its name` : null;
+        if (reason) blocks.push(text(`⚠️ The sender ${reason}. Real admins and support staff never message you first, and never ask for login codes, seed phrases, wallet connections or payments.`));
       }
       if (a.assessed.length === 0) {
         blocks.push(text("I found no link, domain, wallet, e-mail address or phone number to check. Send me one, or forward a suspicious message."));
