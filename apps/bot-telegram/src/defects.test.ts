@@ -380,3 +380,15 @@ describe("11. a forwarded message from a sender calling itself support or an adm
     expect(h.lastText()).not.toMatch(/calls itself/u);
   });
 });
+
+describe("7. /audit does not list the anonymous-admin stand-in", () => {
+  it("an anonymous admin's posts leave no \"Group admin\" suspect behind", async () => {
+    const h = await monitored("notify");
+    const stand = { id: 1087968824, is_bot: true, first_name: "Group", username: "GroupAnonymousBot" };
+    await h.group(stand, "announcement: AMA at 5pm", { sender_chat: { id: GROUP_ID, type: "supergroup", title: "Crypto Group" } });
+    await h.group({ id: 667, is_bot: false, first_name: "Bob" }, "hi");
+    await h.asAdmin("/audit");
+    expect(h.lastText()).toMatch(/Compared 1 member\(s\)[\s\S]*No member imitates an admin/u);
+    expect(h.lastText()).not.toMatch(/Group admin/u);
+  });
+});

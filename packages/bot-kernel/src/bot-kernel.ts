@@ -197,9 +197,10 @@ export class BotKernel {
     const none: ScanOutcome = { entities: 0, decision: { action: "none", findings: [], softened: null }, performed: [] };
     const chatId = msg.ref.chatId;
     const s = await this.current(chatId);
-    if (msg.sender && !msg.sender.isBot) {
+    // Someone speaking for the chat (an anonymous admin, the linked channel) is not a member to remember.
+    if (msg.sender && !msg.sender.isBot && !msg.senderIsAdmin) {
       const changed = await this.deps.members.remember(chatId, msg.sender, this.deps.clock.now());
-      if (changed && !msg.senderIsAdmin) for (const f of this.features) await f.onMember?.(s, msg.sender, "message");
+      if (changed) for (const f of this.features) await f.onMember?.(s, msg.sender, "message");
     }
     if (!s.monitoring && s.learn === null) return none;
     if (!planAllows(s, this.deps.clock.now(), this.deps.options?.minimumPlan)) return none;

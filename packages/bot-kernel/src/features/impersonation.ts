@@ -46,7 +46,8 @@ export function impersonationFeature(k: KernelServices, p: ImpersonationPorts): 
       audit: async (run) => {
         const { ctx, settings: s } = run;
         const admins = await k.chat.listAdmins(ctx.chatId);
-        const members = await p.members.list(ctx.chatId);
+        // The chat itself (the stand-in an anonymous admin posts as) is never a suspect.
+        const members = (await p.members.list(ctx.chatId)).filter((m) => m.id !== ctx.chatId);
         const exempt = new Set(members.filter((m) => isTrustedUser(m, s)).map((m) => m.id));
         const findings = auditMembers(members, admins, exempt);
         const blocks: Block[] = [heading("🔎 Impersonation audit"), text(`Compared ${members.length} member(s) I have seen with ${admins.length} admin(s), by look-alike characters and spelling.`)];
