@@ -129,14 +129,17 @@ export function createTelegramApp(deps: TelegramAppDeps): TelegramApp {
     if (u.chat.type !== "group" && u.chat.type !== "supergroup") return;
     const chatId = String(u.chat.id);
     chat.invalidateAdmins(chatId);
-    const m = u.new_chat_member;
-    const admin = m.status === "administrator" ? m : null;
-    await kernel.onBotMembership(chatId, {
-      isAdmin: isAdminStatus(m),
-      // In basic groups every admin may delete; supergroups grant it per right.
-      canDelete: admin !== null && (u.chat.type === "group" || admin.can_delete_messages),
-      canRestrict: admin !== null && admin.can_restrict_members,
-    });
+    const rightsOf = (m: ChatMember) => {
+      const admin = m.status === "administrator" ? m : null;
+      const owner = m.status === "creator";
+      return {
+        isAdmin: isAdminStatus(m),
+        // In basic groups every admin may delete; supergroups grant it per right.
+        canDelete: owner || (admin !== null && (u.chat.type === "group" || admin.can_delete_messages)),
+        canRestrict: owner || (admin !== null && admin.can_restrict_members),
+      };
+    };
+    await kernel.onBotMembership(chatId, { ...rightsOf(u.new_chat_member), was: rightsOf(u.old_chat_member) });
   });
 
   safe.on("chat_member", async (ctx) => {

@@ -4,8 +4,9 @@
  */
 import { apiKeyFromSecret } from "@svc/core";
 import { describe, expect, it } from "vitest";
+import { adminMember } from "./fake-bot-api.js";
 import { invoicePayload } from "./stars.js";
-import { ADMIN, createHarness, GROUP_ID, MEMBER, type Harness } from "./test-harness.js";
+import { ADMIN, BOT_INFO, createHarness, GROUP_ID, MEMBER, type Harness } from "./test-harness.js";
 
 const G = String(GROUP_ID);
 
@@ -390,5 +391,28 @@ describe("7. /audit does not list the anonymous-admin stand-in", () => {
     await h.asAdmin("/audit");
     expect(h.lastText()).toMatch(/Compared 1 member\(s\)[\s\S]*No member imitates an admin/u);
     expect(h.lastText()).not.toMatch(/Group admin/u);
+  });
+});
+
+describe("8. losing a right is not silent", () => {
+  const me = { id: BOT_INFO.id, is_bot: true, first_name: "svc", username: "svc_bot" };
+  const change = (h: Harness, old: unknown, now: unknown, id: number) =>
+    h.app.bot.handleUpdate({ update_id: 7000 + id, my_chat_member: { chat: { id: GROUP_ID, type: "supergroup", title: "Crypto Group" }, from: ADMIN, date: 0, old_chat_member: old, new_chat_member: now } } as never);
+
+  it("the admins are told once when the bot loses Delete messages, and when it is demoted", async () => {
+    const h = await monitored("delete");
+    await h.asAdmin("/alerts me");
+    h.clear();
+    const full = adminMember(me, "administrator");
+    const noDelete = adminMember(me, "administrator", { canDelete: false });
+    await change(h, full, noDelete, 1);
+    const inGroup = h.sent("sendMessage").filter((p) => p.chat_id === G).map((p) => String(p.text));
+    expect(inGroup).toEqual([expect.stringMatching(/lost admin rights[\s\S]*Delete messages/u)]);
+    expect(h.sent("sendMessage").some((p) => p.chat_id === String(ADMIN.id) && String(p.text).includes("lost admin rights"))).toBe(true);
+    h.clear();
+    await change(h, noDelete, noDelete, 2); // nothing more lost: nothing said
+    expect(h.sent("sendMessage")).toEqual([]);
+    await change(h, noDelete, { status: "member", user: me }, 3);
+    expect(h.texts().join("\n")).toMatch(/lost admin rights[\s\S]*admin status/u);
   });
 });

@@ -225,7 +225,7 @@ export class BotKernel {
 
   /** The bot's own status changed: made admin → monitoring starts (SPEC: no signup needed). */
   async onBotMembership(chatId: string, rights: BotRights): Promise<void> {
-    if (!rights.isAdmin) return;
+    if (!rights.isAdmin && !rights.was?.isAdmin) return;
     const s = await this.current(chatId);
     for (const f of this.features) await f.onBotMembership?.(chatId, rights, s);
   }

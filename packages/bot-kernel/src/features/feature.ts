@@ -45,6 +45,8 @@ export interface BotRights {
   readonly isAdmin: boolean;
   readonly canDelete: boolean;
   readonly canRestrict: boolean;
+  /** The rights before this change, when the platform tells (admins are told once about a right lost). */
+  readonly was?: Omit<BotRights, "was">;
 }
 
 /** One audit-log entry (entity ids and reasons, never message text). */

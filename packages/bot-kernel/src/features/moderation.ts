@@ -1,6 +1,6 @@
 import { hostOf, parseEntity } from "@svc/core";
 import { checkMember, prepareAdmins } from "../impersonation.js";
-import type { Assessment, IncomingMessage } from "../monitoring.js";
+import { bestEffort, type Assessment, type IncomingMessage } from "../monitoring.js";
 import { commandSyntax, spell } from "../commands.js";
 import type { Decision } from "../policy.js";
 import type { MemberDirectory, StatsStore } from "../ports.js";
@@ -58,6 +58,22 @@ export function moderationFeature(k: KernelServices, p: ModerationPorts): Featur
       return { entities: assessment.assessed.length, decision, performed };
     },
     async onBotMembership(chatId, rights, s) {
+      const was = rights.was;
+      if (was) {
+        // A right taken away would otherwise fail silently at the next scam: say so, once, per change.
+        const lost: string[] = [];
+        if (was.isAdmin && !rights.isAdmin) lost.push("admin status: I can only warn now, and cannot mute raiders");
+        else {
+          if (was.canDelete && !rights.canDelete) lost.push("Delete messages: risky messages are only warned about now");
+          if (was.canRestrict && !rights.canRestrict) lost.push("Ban users: no bans, no /banuser and no anti-raid mutes now");
+        }
+        if (lost.length > 0) {
+          const alert = { blocks: [heading("⚠️ I lost admin rights in this group"), list(lost), text("An admin can give them back in the group's administrator settings.")] };
+          await bestEffort(k.chat.send(chatId, alert));
+          await k.alertAdmins(s, alert);
+          await k.log(s, { action: "bot rights lost", policy: s.policy, chatId, user: null, detail: lost.join("; ") });
+        }
+      }
       if (!rights.isAdmin) return;
       const wasOn = s.monitoring;
       const saved = await k.save({ ...s, monitoring: true });
