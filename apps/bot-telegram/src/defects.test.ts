@@ -333,6 +333,7 @@ describe("9. /alerts is checked like /setlog, and never stores the group for an 
 describe("10. a policy per risk level", () => {
   it("/policy delete high deletes high-risk messages while critical ones get the base policy (ban)", async () => {
     const h = await monitored("ban");
+    await h.paid(ADMIN, invoicePayload("starter", G), 1500, "charge-levels"); // a paid plan's unlock (see 13)
     await h.asAdmin("/policy notify high");
     expect(h.lastText()).toMatch(/Policy for high risk set to notify[\s\S]*Critical risk: ban/u);
     h.clear();
@@ -355,6 +356,7 @@ describe("10. a policy per risk level", () => {
 
   it("a bad level gets a usage line; a plain /policy clears the per-level ones", async () => {
     const h = await monitored("delete");
+    await h.paid(ADMIN, invoicePayload("pro", G), 5000, "charge-levels-2");
     await h.asAdmin("/policy ban medium");
     expect(h.lastText()).toMatch(/"medium" is not a risk level/u);
     await h.asAdmin("/policy notify critical");
@@ -414,5 +416,30 @@ describe("8. losing a right is not silent", () => {
     expect(h.sent("sendMessage")).toEqual([]);
     await change(h, noDelete, { status: "member", user: me }, 3);
     expect(h.texts().join("\n")).toMatch(/lost admin rights[\s\S]*admin status/u);
+  });
+});
+
+describe("13. paid plans unlock something real on Telegram", () => {
+  it("free: one policy for all levels, 25 patterns, 7 days of learning; starter unlocks more, as /settings says", async () => {
+    const h = await monitored("delete");
+    await h.asAdmin("/policy ban critical");
+    expect(h.lastText()).toMatch(/A policy per risk level comes with the starter plan[\s\S]*\/subscribe/u);
+    await h.asAdmin("/learn 10");
+    expect(h.lastText()).toMatch(/up to 7 day\(s\)[\s\S]*starter plan/u);
+    for (let i = 0; i < 25; i++) await h.asAdmin(`/blocklist add *bad${i}-drop*`);
+    await h.asAdmin("/blocklist add *one-more*");
+    expect(h.lastText()).toMatch(/The blocklist is full \(25 patterns\)[\s\S]*starter plan allows 100/u);
+    await h.asAdmin("/settings");
+    expect(h.lastText()).toMatch(/Plan: free[\s\S]*Plan unlocks: 25 blocklist patterns, 100 allowlist entries, learning up to 7 days, one policy for all risk levels/u);
+
+    await h.paid(ADMIN, invoicePayload("starter", G), 1500, "charge-13");
+    await h.asAdmin("/blocklist add *one-more*");
+    expect(h.lastText()).toMatch(/Added "\*one-more\*"/u);
+    await h.asAdmin("/policy ban critical");
+    expect(h.lastText()).toMatch(/Policy for critical risk set to ban/u);
+    await h.asAdmin("/learn 10");
+    expect(h.lastText()).toMatch(/For 10 day\(s\)/u);
+    await h.asAdmin("/settings");
+    expect(h.lastText()).toMatch(/Plan unlocks: 100 blocklist patterns, 500 allowlist entries, learning up to 14 days, policy per risk level/u);
   });
 });

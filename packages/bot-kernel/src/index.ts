@@ -32,7 +32,7 @@ export { settingsFeature, type SettingsPorts } from "./features/settings.js";
 export { learnFeature, type LearnPorts } from "./features/learn.js";
 export { impersonationFeature, type ImpersonationPorts } from "./features/impersonation.js";
 export { reportsFeature, type ReportsPorts } from "./features/reports.js";
-export { plansFeature, planAllows, ALWAYS_AVAILABLE, type PlansPorts } from "./features/plans.js";
+export { plansFeature, planAllows, ALWAYS_AVAILABLE, PLAN_UNLOCKS, unlocksFor, lowestPlanWith, type PlansPorts, type PlanUnlocks } from "./features/plans.js";
 export { supportFeature, type SupportPorts } from "./features/support.js";
 export { InMemorySettingsStore } from "./in-memory-settings-store.js";
 export { InMemoryStatsStore } from "./in-memory-stats-store.js";

@@ -5,6 +5,7 @@ import { heading, note, text, type Reply } from "../reply.js";
 import type { ChatSettings } from "../settings.js";
 import type { CommandRun, FeatureModule, KernelServices } from "./feature.js";
 import { assessMessage } from "./moderation.js";
+import { lowestPlanWith, unlocksFor } from "./plans.js";
 
 export interface LearnPorts {
   readonly stats: StatsStore;
@@ -62,6 +63,10 @@ export function learnFeature(k: KernelServices, p: LearnPorts): FeatureModule {
       learn: async (run, cmd) => {
         const s = run.settings;
         if (cmd.action === "start") {
+          const max = unlocksFor(s, run.now).unlocks.learnDays;
+          if (cmd.days > max) {
+            return run.say(text(`Your plan allows learning for up to ${max} day(s); longer periods come with the ${lowestPlanWith((u) => u.learnDays >= cmd.days)} plan. Upgrade with ${spell(d, "subscribe")}, or start with ${spell(d, "learn")} ${max}.`));
+          }
           await k.save({ ...s, learn: startLearn(run.now, cmd.days) });
           return run.say(
             heading("👀 Learning mode"),

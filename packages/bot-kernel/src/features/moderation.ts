@@ -6,6 +6,7 @@ import type { Decision } from "../policy.js";
 import type { MemberDirectory, StatsStore } from "../ports.js";
 import { heading, list, note, text, type Block } from "../reply.js";
 import { DEFAULT_POLICY, LIMITS, type ChatSettings } from "../settings.js";
+import { lowestPlanWith, unlocksFor } from "./plans.js";
 import { describeUser, type CommandContext, type CommandRun, type FeatureModule, type KernelServices } from "./feature.js";
 import { resolveTarget, resolveUserEntry } from "./targets.js";
 
@@ -29,6 +30,7 @@ export async function assessMessage(k: KernelServices, stats: StatsStore, msg: I
  */
 export function moderationFeature(k: KernelServices, p: ModerationPorts): FeatureModule {
   const d = k.dialect;
+  const upgradeHint = `Upgrade with ${spell(d, "subscribe")}, or bind an svc account's key with ${spell(d, "connect")}.`;
   const isAdmin = async (ctx: CommandContext): Promise<boolean> => ctx.senderIsAdmin === true || (await k.isAdmin(ctx.chatId, ctx.sender.id));
   return {
     name: "moderation",
@@ -103,6 +105,9 @@ export function moderationFeature(k: KernelServices, p: ModerationPorts): Featur
           return run.say(text(`On this platform I can only use the notify policy: the platform does not let bots ${cmd.policy === "ban" ? "ban members" : "delete messages"}.`));
         }
         if (cmd.level) {
+          if (!unlocksFor(run.settings, run.now).unlocks.policyPerLevel) {
+            return run.say(text(`A policy per risk level comes with the ${lowestPlanWith((u) => u.policyPerLevel)} plan. ${upgradeHint}`));
+          }
           const how = { notify: "a warning", delete: "deletion with the reason", ban: "deletion and a ban of the sender, with the reason" }[cmd.policy];
           const byLevel = { ...run.settings.policyByLevel, [cmd.level]: cmd.policy };
           const saved = await k.save({ ...run.settings, policyByLevel: byLevel });
@@ -141,7 +146,11 @@ export function moderationFeature(k: KernelServices, p: ModerationPorts): Featur
         }
         if (cmd.action === "add") {
           if (s.blocklist.includes(cmd.pattern)) return run.say(text(`"${cmd.pattern}" is already on the blocklist.`));
-          if (s.blocklist.length >= LIMITS.blocklistPatterns) return run.say(text(`The blocklist is full (${LIMITS.blocklistPatterns} patterns). Remove some first.`));
+          const max = Math.min(LIMITS.blocklistPatterns, unlocksFor(s, run.now).unlocks.blocklistPatterns);
+          if (s.blocklist.length >= max) {
+            const more = max < LIMITS.blocklistPatterns ? ` The ${lowestPlanWith((u) => u.blocklistPatterns > max)} plan allows ${LIMITS.blocklistPatterns}. ${upgradeHint}` : "";
+            return run.say(text(`The blocklist is full (${max} patterns). Remove some first.${more}`));
+          }
           await k.save({ ...s, blocklist: [...s.blocklist, cmd.pattern] });
           return run.say(text(`Added "${cmd.pattern}". Links, domains, wallets and e-mails matching it are treated as scams.`));
         }
@@ -177,7 +186,8 @@ export function moderationFeature(k: KernelServices, p: ModerationPorts): Featur
           return run.say(text(`Removed ${entry} from the allowlist.`));
         }
         if (current.includes(entry)) return run.say(text(`${entry} is already approved.`));
-        if (current.length >= LIMITS.allowlistEntries) return run.say(text(`The allowlist is full (${LIMITS.allowlistEntries} entries).`));
+        const max = Math.min(LIMITS.allowlistEntries, unlocksFor(s, run.now).unlocks.allowlistEntries);
+        if (current.length >= max) return run.say(text(`The allowlist is full (${max} entries).${max < LIMITS.allowlistEntries ? ` ${upgradeHint}` : ""}`));
         await k.save({ ...s, allowlist: { ...s.allowlist, [key]: [...current, entry] } });
         await k.log(s, { action: `allowlisted ${cmd.kind} ${entry}`, policy: s.policy, chatId: ctx.chatId, user: ctx.sender });
         return run.say(text(cmd.kind === "domain" ? `Approved ${entry} and its subdomains.` : `Approved ${entry}. Their links are still checked, but they are never banned automatically.`));

@@ -14,6 +14,37 @@ export interface PlansPorts {
 /** Commands every chat may use whatever its plan (the way to a plan, and help). */
 export const ALWAYS_AVAILABLE: ReadonlySet<CommandName> = new Set<CommandName>(["start", "connect", "support", "subscribe", "refund", "status"]);
 
+/**
+ * What each plan unlocks in a chat, on platforms where every plan may use the bot (Telegram):
+ * the free plan protects a group fully; paid plans add room and finer control. On platforms
+ * with a minimum plan (Discord, WhatsApp: starter; Slack: pro) the bot needs that plan first.
+ */
+export interface PlanUnlocks {
+  readonly blocklistPatterns: number;
+  readonly allowlistEntries: number;
+  /** Longest learning period, in days. */
+  readonly learnDays: number;
+  /** `/policy <action> <level>`: a policy per risk level. */
+  readonly policyPerLevel: boolean;
+}
+
+export const PLAN_UNLOCKS: Readonly<Record<PlanTier, PlanUnlocks>> = {
+  free: { blocklistPatterns: 25, allowlistEntries: 100, learnDays: 7, policyPerLevel: false },
+  starter: { blocklistPatterns: 100, allowlistEntries: 500, learnDays: 14, policyPerLevel: true },
+  pro: { blocklistPatterns: 100, allowlistEntries: 500, learnDays: 30, policyPerLevel: true },
+};
+
+/** The plan in force for a chat and what it unlocks. */
+export function unlocksFor(s: ChatSettings, now: Date): { readonly plan: PlanTier; readonly unlocks: PlanUnlocks } {
+  const plan = effectivePlan(s, now);
+  return { plan, unlocks: PLAN_UNLOCKS[plan] };
+}
+
+/** The lowest plan that unlocks what `ok` asks for. */
+export function lowestPlanWith(ok: (u: PlanUnlocks) => boolean): PlanTier {
+  return (["free", "starter", "pro"] as const).find((t) => ok(PLAN_UNLOCKS[t])) ?? "pro";
+}
+
 /** Whether a chat's plan in force reaches the platform's minimum (no minimum: always). */
 export function planAllows(s: ChatSettings, now: Date, minimum: PlanTier | undefined): boolean {
   return minimum === undefined || planAtLeast(effectivePlan(s, now), minimum);

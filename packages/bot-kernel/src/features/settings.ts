@@ -3,6 +3,7 @@ import type { StatsStore } from "../ports.js";
 import { heading, list, note, text, type Block, type Reply } from "../reply.js";
 import { effectivePlan } from "../settings.js";
 import type { FeatureModule, KernelServices } from "./feature.js";
+import { PLAN_UNLOCKS, type PlanUnlocks } from "./plans.js";
 
 export interface SettingsPorts {
   readonly stats: StatsStore;
@@ -11,6 +12,9 @@ export interface SettingsPorts {
   /** Extra buttons for /start (e.g. the add-to-group link). */
   readonly startButtons?: Reply["buttons"];
 }
+
+const unlockLine = (u: PlanUnlocks): string =>
+  `${u.blocklistPatterns} blocklist patterns, ${u.allowlistEntries} allowlist entries, learning up to ${u.learnDays} days, ${u.policyPerLevel ? "policy per risk level" : "one policy for all risk levels"}`;
 
 const LISTED: readonly CommandName[] = ["check", "report", "status", "subscribe", "support", "protect", "monitor", "unmonitor", "policy", "alerts", "antiraid", "welcome", "learn", "connect", "audit", "verify", "banuser", "blocklist", "allowlist", "setlog", "settings"];
 
@@ -66,6 +70,7 @@ export function settingsFeature(k: KernelServices, p: SettingsPorts): FeatureMod
           `Log channel: ${s.logChannel ?? "none"}`,
           `Plan: ${plan}${s.plan.source === "api_key" ? " (bound with an API key)" : s.plan.source === "stars" && s.plan.until ? ` (in-app purchase, until ${s.plan.until.slice(0, 10)})` : ""}`,
           `Learning: ${s.learn ? `until ${s.learn.until.slice(0, 10)}` : "off"}`,
+          `Plan unlocks: ${unlockLine(PLAN_UNLOCKS[plan])}`,
         ];
         return run.say(heading("⚙️ Settings"), list(lines));
       },
