@@ -1,14 +1,14 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import {
-  combineIntelStores, defaultImpersonationIndex, defaultReference, InMemoryIntelIndex, officialIntel, randomIds, systemClock,
+  randomIds, systemClock,
   type AccountRepository, type ApiKeyRepository, type CheckRepository, type Clock, type GraphRepository, type IdGenerator, type IdempotencyStore,
   type IntelStore, type ReportRepository, type ScreeningDeps, type UsageCounter,
 } from "@svc/core";
 import {
-  CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, FeedSync, GraphLearner,
+  CoalescedRateLimiter, CoalescedUsage, databaseIntel, databaseScreeningDeps, FeedSync, GraphLearner,
   openDataSource, TypeOrmAccountRepository, TypeOrmApiKeyRepository, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIdempotencyStore,
-  TypeOrmAccountDeletions, TypeOrmBillingStore, TypeOrmCheckReviews, TypeOrmIntelStore, TypeOrmRateLimiter, TypeOrmWebAccountStore, TypeOrmReportRepository,
+  TypeOrmAccountDeletions, TypeOrmBillingStore, TypeOrmCheckReviews, TypeOrmRateLimiter, TypeOrmWebAccountStore, TypeOrmReportRepository,
   TypeOrmServerSecrets, TypeOrmUsageCounter,
 } from "@svc/persistence";
 import {
@@ -88,7 +88,7 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
   c.bind(T.Reports).toResolvedValue((ds: DataSource) => new TypeOrmReportRepository(ds), [T.DataSource]);
   c.bind(T.Graph).toResolvedValue((ds: DataSource) => new TypeOrmGraphRepository(ds), [T.DataSource]);
   // Official brand domains are bundled (in memory); imported lists live in the database.
-  c.bind(T.Intel).toResolvedValue((ds: DataSource) => combineIntelStores(InMemoryIntelIndex.from(officialIntel()), new CoalescedIntel(new TypeOrmIntelStore(ds))), [T.DataSource]);
+  c.bind(T.Intel).toResolvedValue((ds: DataSource) => databaseIntel(ds), [T.DataSource]);
   // Live feeds (SVC_FEEDS) into the same intel table: `svc intel sync`, or the schedule of the worker.
   c.bind(T.Feeds).toResolvedValue(
     (ds: DataSource, clock: Clock, logger: Logger) => new FeedSync(ds, config.SVC_FEEDS, { clock, log: (level, obj, msg) => logger[level](obj, msg) }),
@@ -109,11 +109,8 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
   }), [T.DataSource]);
   // The evidence a check reads is coalesced across concurrent checks (batched.ts).
   c.bind(T.Screening).toResolvedValue(
-    (intel: IntelStore, ds: DataSource, clock: Clock, ids: IdGenerator): ScreeningDeps => ({
-      reference: defaultReference(), impersonation: defaultImpersonationIndex(), intel, clock, ids,
-      reports: new CoalescedReportEvidence(new TypeOrmReportRepository(ds)),
-      graph: new CoalescedGraphProximity(new TypeOrmGraphRepository(ds)),
-    }),
+    // The composition the chat bots screen through too (@svc/persistence screening-composition).
+    (intel: IntelStore, ds: DataSource, clock: Clock, ids: IdGenerator): ScreeningDeps => databaseScreeningDeps(ds, { intel, clock, ids }),
     [T.Intel, T.DataSource, T.Clock, T.Ids],
   );
   const billing = config.SVC_STRIPE_SECRET_KEY

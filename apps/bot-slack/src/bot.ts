@@ -124,6 +124,8 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
       sender,
       message: ref,
       senderIsAdmin: profile?.isAdmin === true || (inst?.installedBy ?? null) === command.user_id,
+      // Slash-command text reaches only the app: a key given to /svc-connect was never posted.
+      argumentsPrivate: true,
     });
     const collector = chat.openCommand(chatId);
     try {

@@ -1,6 +1,9 @@
 import {
+  ADMIN_COMMANDS,
   BotKernel,
+  commandPurpose,
   parseCommand,
+  type CommandName,
   type ChatKind,
   type ChatUser,
   type Clock,
@@ -15,7 +18,8 @@ import {
   type SupportDesk,
 } from "@svc/bot-kernel";
 import { Bot, type Context, type Transformer } from "grammy";
-import type { Chat, ChatMember, Message, UserFromGetMe } from "grammy/types";
+import type { BotCommand, Chat, ChatMember, Message, UserFromGetMe } from "grammy/types";
+import { DeferredCalls } from "./deferred-calls.js";
 import { floodControl } from "./flood-control.js";
 import { forwardedFrom, scanText } from "./message-text.js";
 import { Stars, type StarsPrices } from "./stars.js";
@@ -23,6 +27,22 @@ import { TelegramChatPort, userOf } from "./telegram-chat-port.js";
 
 /** Updates the bot needs; `chat_member` (joins, for anti-raid) is only sent when asked for. */
 export const ALLOWED_UPDATES = ["message", "edited_message", "my_chat_member", "chat_member", "pre_checkout_query", "callback_query"] as const;
+
+/**
+ * The command menus Telegram shows (setMyCommands): what everyone may use in every chat, and
+ * everything in groups for their administrators. Called once at start.
+ */
+export async function registerCommands(api: Bot["api"]): Promise<void> {
+  const entry = (n: CommandName): BotCommand => ({ command: n, description: commandPurpose(n).slice(0, 256) });
+  // Telegram asks bots that take payments to answer /paysupport.
+  const paysupport: BotCommand = { command: "paysupport", description: "help with a payment (opens a ticket)" };
+  const everyone = [...MENU.filter((n) => !ADMIN_COMMANDS.has(n)).map(entry), paysupport];
+  await api.setMyCommands(everyone, { scope: { type: "default" } });
+  await api.setMyCommands([...MENU.map(entry), paysupport], { scope: { type: "all_chat_administrators" } });
+}
+
+/** Commands in the menus, in this order (no `admin_add`, which is WhatsApp's). */
+const MENU: readonly CommandName[] = ["check", "report", "status", "subscribe", "refund", "support", "start", "protect", "monitor", "unmonitor", "policy", "alerts", "antiraid", "welcome", "learn", "connect", "audit", "verify", "banuser", "blocklist", "allowlist", "setlog", "settings"];
 
 export interface TelegramAppDeps {
   readonly token: string;
@@ -40,6 +60,8 @@ export interface TelegramAppDeps {
   readonly prices: StarsPrices;
   /** Innermost API transformer: tests replace the network with it. */
   readonly transport?: Transformer;
+  /** Bot API server root (default https://api.telegram.org; a self-hosted Bot API server, or a fake one in tests). */
+  readonly apiRoot?: string;
   /** Sleep used by flood control (tests pass a fake). */
   readonly sleep?: (ms: number) => Promise<void>;
   readonly adminTtlMs?: number;
@@ -51,6 +73,10 @@ export interface TelegramApp {
   readonly kernel: BotKernel;
   readonly chat: TelegramChatPort;
   readonly stars: Stars;
+  /** Calls Telegram asked to wait long for (429), made once the wait is over. */
+  readonly deferred: DeferredCalls;
+  /** The timer's work: deferred calls that are due, then lockdowns and learning periods that end. */
+  tick(): Promise<void>;
 }
 
 /** The platform name the stores key chats by, and reports and tickets record. */
@@ -67,11 +93,13 @@ const isIn = (m: ChatMember): boolean =>
 const isAdminStatus = (m: ChatMember): boolean => m.status === "administrator" || m.status === "creator";
 
 export function createTelegramApp(deps: TelegramAppDeps): TelegramApp {
-  const bot = new Bot(deps.token, deps.botInfo ? { botInfo: deps.botInfo } : {});
+  const bot = new Bot(deps.token, { ...(deps.botInfo ? { botInfo: deps.botInfo } : {}), ...(deps.apiRoot ? { client: { apiRoot: deps.apiRoot } } : {}) });
   if (deps.transport) bot.api.config.use(deps.transport);
   // Installed after the transport, so it wraps it: a 429 from "the network" is waited out here.
   bot.api.config.use(floodControl(deps.sleep ? { sleep: deps.sleep } : {}));
-  const chat = new TelegramChatPort(bot.api, { clock: deps.clock, ...(deps.adminTtlMs !== undefined ? { adminTtlMs: deps.adminTtlMs } : {}) });
+  const report = (e: unknown): void => (deps.onError ? deps.onError(e) : console.error("telegram update failed", e));
+  const deferred = new DeferredCalls(deps.clock, report);
+  const chat = new TelegramChatPort(bot.api, { clock: deps.clock, deferred, ...(deps.adminTtlMs !== undefined ? { adminTtlMs: deps.adminTtlMs } : {}) });
   const kernel = new BotKernel({
     platform: PLATFORM,
     dialect: "telegram",
@@ -87,9 +115,13 @@ export function createTelegramApp(deps: TelegramAppDeps): TelegramApp {
     options: { botName: "svc", capabilities: { delete: true, ban: true, restrict: true } },
   });
   const stars = new Stars({ api: bot.api, kernel, ledger: deps.ledger, clock: deps.clock, prices: deps.prices });
-  const report = (e: unknown): void => (deps.onError ? deps.onError(e) : console.error("telegram update failed", e));
   // A failed update is reported and answered as handled: rethrowing would make a webhook
   // answer 500 and Telegram redeliver the update, repeating whatever already happened.
+  // Calls Telegram asked to wait for go out first, once their wait is over.
+  bot.use(async (_ctx, next) => {
+    await deferred.runDue();
+    await next();
+  });
   const safe = bot.errorBoundary((err) => report(err.error));
 
   safe.on("my_chat_member", async (ctx) => {
@@ -97,14 +129,17 @@ export function createTelegramApp(deps: TelegramAppDeps): TelegramApp {
     if (u.chat.type !== "group" && u.chat.type !== "supergroup") return;
     const chatId = String(u.chat.id);
     chat.invalidateAdmins(chatId);
-    const m = u.new_chat_member;
-    const admin = m.status === "administrator" ? m : null;
-    await kernel.onBotMembership(chatId, {
-      isAdmin: isAdminStatus(m),
-      // In basic groups every admin may delete; supergroups grant it per right.
-      canDelete: admin !== null && (u.chat.type === "group" || admin.can_delete_messages),
-      canRestrict: admin !== null && admin.can_restrict_members,
-    });
+    const rightsOf = (m: ChatMember) => {
+      const admin = m.status === "administrator" ? m : null;
+      const owner = m.status === "creator";
+      return {
+        isAdmin: isAdminStatus(m),
+        // In basic groups every admin may delete; supergroups grant it per right.
+        canDelete: owner || (admin !== null && (u.chat.type === "group" || admin.can_delete_messages)),
+        canRestrict: owner || (admin !== null && admin.can_restrict_members),
+      };
+    };
+    await kernel.onBotMembership(chatId, { ...rightsOf(u.new_chat_member), was: rightsOf(u.old_chat_member) });
   });
 
   safe.on("chat_member", async (ctx) => {
@@ -122,10 +157,28 @@ export function createTelegramApp(deps: TelegramAppDeps): TelegramApp {
 
   safe.on("message:refunded_payment", (ctx) => stars.refunded(ctx.message.refunded_payment.telegram_payment_charge_id));
 
+  // Buttons under the bot's warnings (undo a ban, approve a domain, report a false positive).
+  // Every callback query is answered, also one the bot does not know: Telegram shows a spinner
+  // on the button until it is.
+  safe.on("callback_query", async (ctx) => {
+    const q = ctx.callbackQuery;
+    const m = q.message;
+    if (q.data === undefined || !m) {
+      await ctx.answerCallbackQuery();
+      return;
+    }
+    const chatId = String(m.chat.id);
+    const notice = await kernel.onAction({ chatId, chatKind: chatKind(m.chat), sender: userOf(q.from), message: null }, q.data);
+    await ctx.answerCallbackQuery({ text: notice });
+  });
+
   const onMessage = async (ctx: Context, m: Message, edited: boolean): Promise<void> => {
     const chatId = String(m.chat.id);
     const ref = { chatId, messageId: String(m.message_id) };
     const anonymousAdmin = m.from?.id === GROUP_ANONYMOUS_BOT && m.sender_chat?.id === m.chat.id;
+    // The group's own linked channel, forwarded in automatically: it speaks for the group, so
+    // it is warned about at most, never deleted or banned.
+    const linkedChannel = m.is_automatic_forward === true;
     // Posts "as a channel" carry the channel as sender; such a sender is never an admin.
     const sender: ChatUser | null = anonymousAdmin
       ? { id: chatId, name: "Group admin" }
@@ -155,7 +208,7 @@ export function createTelegramApp(deps: TelegramAppDeps): TelegramApp {
       return;
     }
     if (m.chat.type !== "group" && m.chat.type !== "supergroup") return;
-    await kernel.onMessage({ ref, sender, text, senderIsAdmin: anonymousAdmin });
+    await kernel.onMessage({ ref, sender, text, senderIsAdmin: anonymousAdmin || linkedChannel });
   };
 
   const runCommand = async (ctx: Context, m: Message, parsed: Extract<ReturnType<typeof parseCommand>, { ok: true }>, c: CommandContext): Promise<void> => {
@@ -182,5 +235,9 @@ export function createTelegramApp(deps: TelegramAppDeps): TelegramApp {
 
   bot.catch((err) => report(err.error));
 
-  return { bot, kernel, chat, stars };
+  const tick = async (): Promise<void> => {
+    await deferred.runDue();
+    await kernel.tick();
+  };
+  return { bot, kernel, chat, stars, deferred, tick };
 }

@@ -4,9 +4,17 @@ import { z } from "zod";
  * Environment, parsed once at start-up. A bad value stops the process with a message naming
  * the variable (DESIGN §4), never a half-configured bot.
  */
+const trimSlashes = (u: string): string => {
+  let end = u.length;
+  while (end > 0 && u[end - 1] === "/") end--;
+  return u.slice(0, end);
+};
+
 const schema = z
   .object({
-    TELEGRAM_BOT_TOKEN: z.string().regex(/^\d{1,20}:[\w-]{30,100}$/u, "must look like 123456:ABC… as given by BotFather"),
+    TELEGRAM_BOT_TOKEN: z.string({ error: (i) => (i.input === undefined ? "is not set: create a bot with @BotFather and set TELEGRAM_BOT_TOKEN to the token it gives" : undefined) }).regex(/^\d{1,20}:[\w-]{30,100}$/u, "must look like 123456:ABC… as given by BotFather"),
+    /** Bot API server root: https://api.telegram.org by default, or a self-hosted Bot API server (http allowed for one on the same host). */
+    TELEGRAM_API_ROOT: z.url({ protocol: /^https?$/u }).transform(trimSlashes).optional(),
     TELEGRAM_MODE: z.enum(["webhook", "polling"]).default("polling"),
     // Telegram allows 1–256 characters of A-Z, a-z, 0-9, _ and -; fewer than 32 is guessable.
     TELEGRAM_WEBHOOK_SECRET: z.string().regex(/^[\w-]{32,256}$/u, "must be 32–256 characters of A-Z, a-z, 0-9, _ or -").optional(),
@@ -31,9 +39,21 @@ const schema = z
 
 export type TelegramConfig = z.infer<typeof schema>;
 
+/** A configuration the bot cannot start with; `problems` name each variable and what is wrong. */
+export class ConfigError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(`Invalid configuration:\n  ${problems.join("\n  ")}`);
+    this.name = "ConfigError";
+  }
+
+  /** One line for the terminal: no stack trace for a setting to fix. */
+  oneLine(): string {
+    return `svc Telegram bot: cannot start: ${this.problems.join("; ")}`;
+  }
+}
+
 export function parseConfig(env: Readonly<Record<string, string | undefined>>): TelegramConfig {
   const r = schema.safeParse(env);
   if (r.success) return r.data;
-  const lines = r.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`);
-  throw new Error(`Invalid configuration:\n  ${lines.join("\n  ")}`);
+  throw new ConfigError(r.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`));
 }

@@ -1,38 +1,32 @@
-import { InMemoryScreening, ManualClock, type PlanResolver } from "@svc/bot-kernel";
+import { ManualClock, type PlanResolver } from "@svc/bot-kernel";
 import { apiKeyFromSecret } from "@svc/core";
-import type { Transformer } from "grammy";
-import type { ApiResponse, Update, User } from "grammy/types";
+import type { Update, User } from "grammy/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "./config.js";
 import { buildContainer, TOKENS, type BotRuntime } from "./container.js";
 import { invoicePayload } from "./stars.js";
-import { ADMIN, BOT_INFO, GROUP_ID, MEMBER } from "./test-harness.js";
+import { FakeBotApi } from "./fake-bot-api.js";
+import { ADMIN, BOT_INFO, GROUP_ID, MEMBER, TOKEN } from "./test-harness.js";
 
 const SECRET = "b".repeat(40);
 const GROUP = { id: GROUP_ID, type: "supergroup" as const, title: "Crypto Group" };
 
 /**
  * The real composition root on an in-memory PGlite (SVC_DATA_DIR=memory://): the TypeORM stores,
- * the API's report and key stores, migrations, and grammY with the network replaced by a
- * transformer that records each Bot API call.
+ * the API's report and key stores, migrations, and grammY talking HTTP to a fake Bot API on
+ * 127.0.0.1 at the configured TELEGRAM_API_ROOT, which records each call.
  */
 describe("composition root on embedded PGlite", () => {
   let rt: BotRuntime;
-  const calls: { method: string; payload: Record<string, unknown> }[] = [];
   const clock = new ManualClock("2026-03-02T09:00:00.000Z");
   let updateId = 0;
   let messageId = 0;
 
-  const transport: Transformer = async (_prev, method, payload) => {
-    const p = (payload ?? {}) as Record<string, unknown>;
-    calls.push({ method, payload: p });
-    const ok = (result: unknown): ApiResponse<unknown> => ({ ok: true, result });
-    const r =
-      method === "getChatAdministrators" ? ok([{ status: "creator", user: ADMIN, is_anonymous: false }])
-      : method === "sendMessage" ? ok({ message_id: 9000 + calls.length, date: 0, chat: GROUP, text: String(p.text) })
-      : ok(true);
-    return r as Awaited<ReturnType<Transformer>>;
-  };
+  // The fake Bot API over HTTP on 127.0.0.1, reached through TELEGRAM_API_ROOT as a self-hosted Bot API server would be.
+  const api = new FakeBotApi(clock, BOT_INFO.id);
+  api.admins.set(GROUP_ID, [ADMIN]);
+  const calls = api.calls;
+  let server: Awaited<ReturnType<FakeBotApi["listen"]>>;
   const send = (u: Omit<Update, "update_id">): Promise<void> => rt.app.bot.handleUpdate({ update_id: ++updateId, ...u } as Update);
   const say = (from: User, text: string) =>
     send({ message: { message_id: ++messageId, date: 0, chat: GROUP, from, text, ...(text.startsWith("/") ? { entities: [{ type: "bot_command", offset: 0, length: text.split(" ")[0]?.length ?? 1 }] } : {}) } });
@@ -40,12 +34,14 @@ describe("composition root on embedded PGlite", () => {
   const db = <T>(sql: string, params: unknown[] = []): Promise<T[]> => rt.dataSource.query(sql, params);
 
   beforeAll(async () => {
-    const config = parseConfig({ TELEGRAM_BOT_TOKEN: "123456789:AAEhBOweik6ad6PsVMRxjeQKUEGOtnp2WQ0", SVC_BOOTSTRAP_KEY: SECRET, SVC_DATA_DIR: "memory://" });
-    const screening = new InMemoryScreening().set("paypa1.com", "critical", "Looks like paypal.com");
-    rt = await buildContainer(config, { screening, clock, transport, botInfo: BOT_INFO });
+    server = await api.listen(TOKEN);
+    const config = parseConfig({ TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_API_ROOT: server.apiRoot, SVC_BOOTSTRAP_KEY: SECRET, SVC_DATA_DIR: "memory://" });
+    // No screening override: the bot screens through the API's composition on this database.
+    rt = await buildContainer(config, { clock, botInfo: BOT_INFO });
   }, 120_000);
   afterAll(async () => {
     await rt?.close();
+    await server?.close();
   });
 
   it("builds the app once, and resolves the bootstrap key to a plan", async () => {
@@ -96,7 +92,7 @@ describe("composition root on embedded PGlite", () => {
     expect(row?.plan_key_hash).toMatch(/^[0-9a-f]{64}$/u);
   });
 
-  it("records a Stars payment and its plan together, once per charge id", async () => {
+  it("records a Stars payment once per charge id; the API-key plan bound above stands", async () => {
     const payment = (chargeId: string) =>
       send({
         message: {
@@ -107,8 +103,38 @@ describe("composition root on embedded PGlite", () => {
     await Promise.all([payment("charge-e2e"), payment("charge-e2e")]);
     expect(await db(`SELECT charge_id, plan, amount FROM bot_payments`)).toEqual([{ charge_id: "charge-e2e", plan: "starter", amount: 1500 }]);
     const [row] = await db<{ plan_tier: string; plan_source: string; plan_until: Date }>(`SELECT plan_tier, plan_source, plan_until FROM bot_chat_settings WHERE chat_id = $1`, [String(GROUP_ID)]);
-    expect(row).toMatchObject({ plan_tier: "starter", plan_source: "stars" });
-    expect(row?.plan_until.toISOString()).toBe("2026-04-01T09:00:00.000Z");
-    expect(sent("sendMessage").filter((m) => String(m.text).includes("Thank you"))).toHaveLength(1);
+    expect(row).toMatchObject({ plan_tier: "pro", plan_source: "api_key", plan_until: null });
+    expect(sent("sendMessage").filter((m) => String(m.text).includes("Payment received"))).toHaveLength(1);
+  });
+
+  it("a /report an operator confirms, and an `svc intel import`, reach the bot's verdicts", async () => {
+    const { TypeOrmIntelStore, TypeOrmReportRepository } = await import("@svc/persistence");
+    const lastText = (): string => String(sent("sendMessage").at(-1)?.text);
+    // Unknown to the bundled data: the engine finds nothing.
+    await say(MEMBER, "/check helpdesk-refunds.net");
+    expect(lastText()).toMatch(/LOW risk/u);
+    await say(MEMBER, "/check wallet-unlock.org");
+    expect(lastText()).toMatch(/LOW risk/u);
+
+    // A member reports one through the bot; an operator confirms it (as `svc reports` / the API's moderation does).
+    await say(MEMBER, "/report helpdesk-refunds.net phishing");
+    const reports = new TypeOrmReportRepository(rt.dataSource);
+    const page = await reports.list({ status: "unverified", limit: 10 });
+    const filed = page.items.find((r) => r.entity.value === "helpdesk-refunds.net");
+    expect(filed?.reporter_id).toBe(`telegram:${MEMBER.id}`);
+    await reports.moderate(filed?.id as string, { status: "confirmed", by: "acc_operator", reason: null, at: clock.now() });
+    // The other is imported from a feed, as `svc intel import` stores it.
+    await new TypeOrmIntelStore(rt.dataSource).upsert([{ type: "domain", value: "wallet-unlock.org", list: "block", label: "phishing", source: "partner-feed" }]);
+
+    clock.advance(11 * 60_000); // past the bot's short verdict cache
+    await say(MEMBER, "/check helpdesk-refunds.net");
+    expect(lastText()).toMatch(/(HIGH|CRITICAL|MEDIUM) risk/u);
+    expect(lastText()).toMatch(/report/iu);
+    await say(MEMBER, "/check wallet-unlock.org");
+    expect(lastText()).toMatch(/(HIGH|CRITICAL) risk/u);
+    // And monitoring acts on it in the group.
+    calls.length = 0;
+    await say(MEMBER, "support desk: https://wallet-unlock.org/restore");
+    expect(sent("deleteMessage")).toHaveLength(1);
   });
 });

@@ -12,8 +12,9 @@ import {
   type StatsStore,
   type SupportDesk,
 } from "@svc/bot-kernel";
-import { apiKeyFromSecret, hashApiKey } from "@svc/core";
+import { apiKeyFromSecret, hashApiKey, randomIds, screenEntity } from "@svc/core";
 import {
+  databaseScreeningDeps,
   openDataSource,
   TypeOrmAccountRepository,
   TypeOrmApiKeyRepository,
@@ -35,7 +36,7 @@ import { ReportRepositorySink } from "./report-sink.js";
 
 /**
  * The composition root: the only place that knows which adapter implements which port. Every
- * store is a TypeORM adapter on one DataSource: PostgreSQL when DATABASE_URL is set, else
+ * store is a TypeORM adapter on one DataSource, and screening is the API's own composition on it: PostgreSQL when DATABASE_URL is set, else
  * embedded PGlite under SVC_DATA_DIR/pgdata (the API's location). Reports go into the API's
  * report store and `/connect` reads the API's keys, so with a shared database the bot and the
  * API see the same reports, keys and plans.
@@ -56,7 +57,8 @@ export const TOKENS = {
 } as const;
 
 export interface ContainerOverrides {
-  readonly screening: ScreeningPort;
+  /** Another screening engine (tests: fixed verdicts); by default the API's own composition on this database. */
+  readonly screening?: ScreeningPort;
   readonly clock?: Clock;
   /** An open DataSource to use instead of the configured one (tests: an in-memory PGlite). The caller closes it. */
   readonly dataSource?: DataSource;
@@ -78,6 +80,21 @@ export async function openBotDataSource(config: Pick<TelegramConfig, "DATABASE_U
   return openDataSource({ dataDir });
 }
 
+/**
+ * The screening port over the API's composition on the same database (`databaseScreeningDeps`):
+ * imported intel lists, moderated community reports (the bots' `/report` included once an
+ * operator confirms them) and the entity graph reach the bot's verdicts as they reach the API's.
+ */
+export function databaseScreening(ds: DataSource, clock: Clock): ScreeningPort {
+  const deps = databaseScreeningDeps(ds, { clock, ids: randomIds(clock) });
+  return {
+    screen: async (value) => {
+      const r = await screenEntity({ entity_value: value }, deps);
+      return r.ok ? r.verdict : { error: r.error };
+    },
+  };
+}
+
 export interface BotRuntime {
   readonly container: Container;
   readonly app: TelegramApp;
@@ -92,7 +109,8 @@ export async function buildContainer(config: TelegramConfig, overrides: Containe
   c.bind<TelegramConfig>(TOKENS.config).toConstantValue(config);
   c.bind<DataSource>(TOKENS.dataSource).toConstantValue(dataSource);
   c.bind<Clock>(TOKENS.clock).toConstantValue(overrides.clock ?? systemClock);
-  c.bind<ScreeningPort>(TOKENS.screening).toConstantValue(overrides.screening);
+  if (overrides.screening) c.bind<ScreeningPort>(TOKENS.screening).toConstantValue(overrides.screening);
+  else c.bind<ScreeningPort>(TOKENS.screening).toResolvedValue((ds: DataSource, clock: Clock) => databaseScreening(ds, clock), [TOKENS.dataSource, TOKENS.clock]);
   c.bind<SettingsStore>(TOKENS.settings).toResolvedValue((ds: DataSource) => new TypeOrmBotSettingsStore(ds, PLATFORM), [TOKENS.dataSource]);
   c.bind<StatsStore>(TOKENS.stats).toResolvedValue((ds: DataSource) => new TypeOrmBotStatsStore(ds, PLATFORM), [TOKENS.dataSource]);
   c.bind<MemberDirectory>(TOKENS.members).toResolvedValue((ds: DataSource) => new TypeOrmBotMemberDirectory(ds, PLATFORM), [TOKENS.dataSource]);
@@ -110,6 +128,7 @@ export async function buildContainer(config: TelegramConfig, overrides: Containe
     (cfg: TelegramConfig, clock: Clock, screening: ScreeningPort, settings: SettingsStore, stats: StatsStore, members: MemberDirectory, reports: ReportSink, support: SupportDesk, plans: PlanResolver, ledger: PaymentLedger) =>
       createTelegramApp({
         token: cfg.TELEGRAM_BOT_TOKEN,
+        ...(cfg.TELEGRAM_API_ROOT ? { apiRoot: cfg.TELEGRAM_API_ROOT } : {}),
         ...(overrides.botInfo ? { botInfo: overrides.botInfo } : {}),
         ...(overrides.transport ? { transport: overrides.transport } : {}),
         clock,

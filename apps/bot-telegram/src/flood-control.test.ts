@@ -18,20 +18,36 @@ describe("flood control", () => {
     expect(h.errors).toEqual([]);
   });
 
-  it("gives up after a bounded number of retries", async () => {
+  it("retries inline a bounded number of times, then queues the call", async () => {
     const h = createHarness();
     for (let i = 0; i < 5; i++) h.once("sendMessage", tooMany(1));
     await h.group(MEMBER, "/status");
     expect(h.sent("sendMessage")).toHaveLength(4);
-    expect(h.errors).toHaveLength(1);
+    expect(h.errors).toEqual([]);
+    expect(h.app.deferred.size).toBe(1);
+    h.clock.advance(1000);
+    await h.app.tick(); // the fifth 429: queued again
+    h.clock.advance(1000);
+    await h.app.tick();
+    expect(h.sent("sendMessage")).toHaveLength(6);
+    expect(h.app.deferred.size).toBe(0);
   });
 
-  it("does not wait out an absurd retry_after", async () => {
+  it("does not wait out a long retry_after inline: the call is queued and made after the wait", async () => {
     const h = createHarness();
     h.once("sendMessage", tooMany(3600));
     await h.group(MEMBER, "/status");
     expect(h.sleeps).toEqual([]);
-    expect(h.errors).toHaveLength(1);
+    expect(h.errors).toEqual([]);
+    expect(h.sent("sendMessage")).toHaveLength(1);
+    h.clock.advance(3599_000);
+    await h.app.tick();
+    expect(h.sent("sendMessage")).toHaveLength(1);
+    h.clock.advance(1000);
+    await h.app.tick();
+    const sends = h.sent("sendMessage");
+    expect(sends).toHaveLength(2);
+    expect(sends[1]).toEqual(sends[0]);
   });
 
   it("passes other errors through untouched", async () => {

@@ -1,32 +1,34 @@
-import type { ScreeningPort } from "@svc/bot-kernel";
 import { serve } from "@hono/node-server";
-import { createScreener } from "@svc/core";
 import { dataDirInUseCause } from "@svc/persistence";
-import { ALLOWED_UPDATES } from "./bot.js";
-import { parseConfig } from "./config.js";
+import { ALLOWED_UPDATES, registerCommands } from "./bot.js";
+import { ConfigError, parseConfig } from "./config.js";
 import { buildContainer } from "./container.js";
 import { createWebhookApp } from "./webhook.js";
 
-/** The embedded screening engine behind the kernel's port: the one line to change for a remote engine. */
-function embeddedScreening(): ScreeningPort {
-  const screener = createScreener();
-  return { screen: async (value) => { const r = await screener.screen(value); return r.ok ? r.verdict : { error: r.error }; } };
-}
-
-const config = parseConfig(process.env);
+const config = (() => {
+  try {
+    return parseConfig(process.env);
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    process.stderr.write(`${e.oneLine()}\n`);
+    process.exit(1);
+  }
+})();
 // PostgreSQL when DATABASE_URL is set, else embedded PGlite under SVC_DATA_DIR (migrated on open).
-const runtime = await buildContainer(config, { screening: embeddedScreening() }).catch((e: unknown) => {
+// Screening is the API's composition on the same database: imported intel, moderated reports, the graph.
+const runtime = await buildContainer(config, {}).catch((e: unknown) => {
   // Another svc process has this embedded database open (PGlite is one process's database).
   const inUse = dataDirInUseCause(e);
   if (!inUse) throw e;
   process.stderr.write(`svc: the data directory ${config.SVC_DATA_DIR} is in use by another svc process${inUse.pid > 0 ? ` (pid ${inUse.pid})` : ""}; stop it, or give the bot its own SVC_DATA_DIR (or use DATABASE_URL)\n`);
   process.exit(1);
 });
-const { bot, kernel } = runtime.app;
+const { bot } = runtime.app;
 console.log(`svc Telegram bot: storage ${config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}`}`);
 
-// Lockdowns and learning periods end on time even in a quiet chat.
-const timer = setInterval(() => void kernel.tick().catch((e: unknown) => console.error("tick failed", e)), 30_000);
+// Lockdowns and learning periods end on time even in a quiet chat; calls Telegram asked to
+// wait for (429) go out soon after their wait.
+const timer = setInterval(() => void runtime.app.tick().catch((e: unknown) => console.error("tick failed", e)), 5_000);
 
 // Pre-selects the two rights the bot needs when an admin adds it (delete messages, ban users).
 // A convenience only: a failure here must not keep the bot from starting.
@@ -46,6 +48,9 @@ await bot.api.setMyDefaultAdministratorRights({
     can_send_welcome_messages: false,
   },
 }).catch((e: unknown) => console.warn("could not set default administrator rights", e));
+
+// The command menus users see when they type "/": a convenience, like the rights above.
+await registerCommands(bot.api).catch((e: unknown) => console.warn("could not set the command menus", e));
 
 if (config.TELEGRAM_MODE === "webhook") {
   const secret = config.TELEGRAM_WEBHOOK_SECRET as string;

@@ -1,4 +1,4 @@
-import { refundWindowOpen, type BotKernel, type Clock, type PaymentLedger, type PlanTier } from "@svc/bot-kernel";
+import { boundByApiKey, refundWindowOpen, type BotKernel, type Clock, type PaymentLedger, type PlanTier } from "@svc/bot-kernel";
 import { GrammyError, type Api } from "grammy";
 import type { PreCheckoutQuery, SuccessfulPayment, User } from "grammy/types";
 
@@ -39,7 +39,13 @@ export interface StarsDeps {
 export class Stars {
   constructor(private readonly deps: StarsDeps) {}
 
-  async sendInvoice(chatId: string, plan: PaidPlan): Promise<void> {
+  /** Sends the invoice; answers false (and says why) when the chat's plan comes from an API key. */
+  async sendInvoice(chatId: string, plan: PaidPlan): Promise<boolean> {
+    const s = await this.deps.kernel.settingsFor(chatId);
+    if (boundByApiKey(s.plan)) {
+      await this.deps.api.sendMessage(chatId, `This group's ${s.plan.tier} plan comes from an svc account's API key (/connect), so there is nothing to buy here. Plans of API-key accounts are managed in the account.`);
+      return false;
+    }
     const amount = this.deps.prices[plan];
     const title = plan === "pro" ? "svc Pro: 30 days" : "svc Starter: 30 days";
     await this.deps.api.sendInvoice(
@@ -50,12 +56,18 @@ export class Stars {
       "XTR",
       [{ label: `${plan === "pro" ? "Pro" : "Starter"} (${PLAN_DAYS} days)`, amount }],
     );
+    return true;
   }
 
   /** Approve only invoices we issued, at today's price, in Stars. */
   async preCheckout(q: PreCheckoutQuery): Promise<void> {
     const p = parsePayload(q.invoice_payload);
     const ok = p !== null && q.currency === "XTR" && q.total_amount === this.deps.prices[p.plan];
+    // An API key was bound since the invoice was sent: never take Stars for a plan that cannot apply.
+    if (ok && boundByApiKey((await this.deps.kernel.settingsFor(p.chatId)).plan)) {
+      await this.deps.api.answerPreCheckoutQuery(q.id, false, { error_message: "This group's plan comes from an svc account's API key; no purchase is needed." });
+      return;
+    }
     if (ok) await this.deps.api.answerPreCheckoutQuery(q.id, true);
     else await this.deps.api.answerPreCheckoutQuery(q.id, false, { error_message: "This invoice is no longer valid. Please run /subscribe again." });
   }
@@ -81,6 +93,10 @@ export class Stars {
     }, grant);
     if (!fresh) return false;
     const s = await this.deps.kernel.planPurchased(p.chatId);
+    if (boundByApiKey(s.plan)) {
+      await this.deps.api.sendMessage(chatId, `⭐ Payment received, but this group's ${s.plan.tier} plan comes from an svc account's API key, which a purchase does not change. /refund gives your Stars back.`);
+      return true;
+    }
     await this.deps.api.sendMessage(chatId, `⭐ Thank you! This group is on the ${p.plan} plan until ${s.plan.until?.slice(0, 10) ?? "further notice"}.`);
     return true;
   }
@@ -101,8 +117,9 @@ export class Stars {
       if (!(e instanceof GrammyError && e.description.includes("CHARGE_ALREADY_REFUNDED"))) throw e;
     }
     await this.deps.ledger.markRefunded(p.chargeId, now);
-    await this.deps.kernel.revokePurchasedPlan(p.chatId);
-    return `Refunded ${p.amount} ⭐ for the ${p.plan} plan. The group is back on the free plan.`;
+    const s = await this.deps.kernel.purchasesChanged(p.chatId, await this.deps.ledger.forChat("telegram", p.chatId), PLAN_DAYS);
+    const left = s.plan.tier === "free" ? "The group is back on the free plan." : `The group keeps the ${s.plan.tier} plan${s.plan.source === "stars" && s.plan.until ? ` until ${s.plan.until.slice(0, 10)} (other purchases)` : ""}.`;
+    return `Refunded ${p.amount} ⭐ for the ${p.plan} plan. ${left}`;
   }
 
   /** Telegram's own notice of a refund (also for refunds made outside the bot). */
@@ -110,6 +127,6 @@ export class Stars {
     const p = await this.deps.ledger.get(chargeId);
     if (!p || p.refundedAt !== null) return;
     await this.deps.ledger.markRefunded(chargeId, this.deps.clock.now());
-    await this.deps.kernel.revokePurchasedPlan(p.chatId);
+    await this.deps.kernel.purchasesChanged(p.chatId, await this.deps.ledger.forChat("telegram", p.chatId), PLAN_DAYS);
   }
 }

@@ -1,6 +1,7 @@
 import type { ChatPort, ChatUser, Clock, MemberStatus, MessageRef, Reply, ResolvedMember, UserRef } from "@svc/bot-kernel";
 import { GrammyError, type Api } from "grammy";
 import type { ChatMember, ChatPermissions, User } from "grammy/types";
+import { DeferredCalls, retryAfter } from "./deferred-calls.js";
 import { renderReply } from "./render.js";
 
 export const userOf = (u: User): ChatUser => ({
@@ -34,6 +35,23 @@ const MUTED: ChatPermissions = {
   can_invite_users: false,
 };
 
+/** Everything on: "pass True for all permissions to lift restrictions from a user" (Bot API). */
+const UNMUTED: ChatPermissions = {
+  ...(Object.fromEntries(Object.keys(MUTED).map((k) => [k, true])) as ChatPermissions),
+  can_change_info: true,
+  can_pin_messages: true,
+  can_manage_topics: true,
+};
+
+/**
+ * Telegram treats an `until_date` less than 30 seconds ahead (or over 366 days) as "forever":
+ * a mute near the end of a lockdown is stretched to this many seconds instead.
+ */
+export const MIN_RESTRICT_SECONDS = 35;
+
+/** Telegram user ids are positive; chats (channels, groups) posting as themselves have negative ids. */
+export const isSenderChat = (id: string): boolean => id.startsWith("-");
+
 /** Bot API refusals that mean "not allowed" (rights, age of the message, target is an admin), not a bug. */
 const refused = (e: unknown): boolean => e instanceof GrammyError && (e.error_code === 400 || e.error_code === 403);
 
@@ -41,6 +59,8 @@ export interface TelegramChatPortOptions {
   /** How long an admin list is trusted; short, so a demoted admin loses admin commands quickly. */
   readonly adminTtlMs?: number;
   readonly clock: Clock;
+  /** Where calls Telegram asked to wait long for are queued; without it they fail as before. */
+  readonly deferred?: DeferredCalls;
 }
 
 /** The kernel's ChatPort over the Bot API. */
@@ -55,19 +75,33 @@ export class TelegramChatPort implements ChatPort {
     this.ttl = options.adminTtlMs ?? 60_000;
   }
 
+  /**
+   * Makes a call; when Telegram answers 429 with a wait longer than flood control waits inline,
+   * the call is queued for then (`deferred`) and counts as done: the action is not dropped.
+   */
+  private async orLater(method: string, run: () => Promise<unknown>): Promise<void> {
+    try {
+      await run();
+    } catch (e) {
+      const wait = retryAfter(e);
+      if (wait === null || !this.options.deferred) throw e;
+      this.options.deferred.defer(method, wait, run);
+    }
+  }
+
   async send(chatId: string, reply: Reply): Promise<void> {
     const { text, ...other } = renderReply(reply);
-    await this.api.sendMessage(chatId, text, other);
+    await this.orLater("sendMessage", () => this.api.sendMessage(chatId, text, other));
   }
 
   async reply(to: MessageRef, reply: Reply): Promise<void> {
     const { text, ...other } = renderReply(reply);
-    await this.api.sendMessage(to.chatId, text, { ...other, reply_parameters: { message_id: Number(to.messageId), allow_sending_without_reply: true } });
+    await this.orLater("sendMessage", () => this.api.sendMessage(to.chatId, text, { ...other, reply_parameters: { message_id: Number(to.messageId), allow_sending_without_reply: true } }));
   }
 
   async deleteMessage(ref: MessageRef): Promise<boolean> {
     try {
-      await this.api.deleteMessage(ref.chatId, Number(ref.messageId));
+      await this.orLater("deleteMessage", () => this.api.deleteMessage(ref.chatId, Number(ref.messageId)));
       return true;
     } catch (e) {
       if (refused(e)) return false;
@@ -75,9 +109,26 @@ export class TelegramChatPort implements ChatPort {
     }
   }
 
+  /**
+   * Users have positive ids; a negative id is a chat posting as itself (a channel, or another
+   * group), which `banChatMember` cannot ban: `banChatSenderChat` bans the channel's posts.
+   */
   async ban(chatId: string, userId: string): Promise<boolean> {
     try {
-      await this.api.banChatMember(chatId, Number(userId));
+      if (isSenderChat(userId)) await this.orLater("banChatSenderChat", () => this.api.banChatSenderChat(chatId, Number(userId)));
+      else await this.orLater("banChatMember", () => this.api.banChatMember(chatId, Number(userId)));
+      return true;
+    } catch (e) {
+      if (refused(e)) return false;
+      throw e;
+    }
+  }
+
+  async unban(chatId: string, userId: string): Promise<boolean> {
+    try {
+      if (isSenderChat(userId)) await this.orLater("unbanChatSenderChat", () => this.api.unbanChatSenderChat(chatId, Number(userId)));
+      // only_if_banned: never kicks a member who is in the group.
+      else await this.orLater("unbanChatMember", () => this.api.unbanChatMember(chatId, Number(userId), { only_if_banned: true }));
       return true;
     } catch (e) {
       if (refused(e)) return false;
@@ -87,7 +138,19 @@ export class TelegramChatPort implements ChatPort {
 
   async restrict(chatId: string, userId: string, until: Date): Promise<boolean> {
     try {
-      await this.api.restrictChatMember(chatId, Number(userId), MUTED, { until_date: Math.ceil(until.getTime() / 1000), use_independent_chat_permissions: true });
+      // Worked out when the call is made (also when it was deferred), never ahead of time.
+      const untilDate = (): number => Math.max(Math.ceil(until.getTime() / 1000), Math.floor(this.options.clock.now().getTime() / 1000) + MIN_RESTRICT_SECONDS);
+      await this.orLater("restrictChatMember", () => this.api.restrictChatMember(chatId, Number(userId), MUTED, { until_date: untilDate(), use_independent_chat_permissions: true }));
+      return true;
+    } catch (e) {
+      if (refused(e)) return false;
+      throw e;
+    }
+  }
+
+  async unrestrict(chatId: string, userId: string): Promise<boolean> {
+    try {
+      await this.orLater("restrictChatMember", () => this.api.restrictChatMember(chatId, Number(userId), UNMUTED, { use_independent_chat_permissions: true }));
       return true;
     } catch (e) {
       if (refused(e)) return false;

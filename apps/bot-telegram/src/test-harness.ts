@@ -14,9 +14,9 @@ import {
   InMemorySupportDesk,
   ManualClock,
 } from "@svc/bot-kernel";
-import type { Transformer } from "grammy";
-import type { ApiResponse, ChatMember, Message, MessageEntity, MessageOrigin, Update, User, UserFromGetMe } from "grammy/types";
+import type { ChatMember, Message, MessageEntity, MessageOrigin, Update, User, UserFromGetMe } from "grammy/types";
 import { createTelegramApp, type TelegramApp } from "./bot.js";
+import { adminMember, FakeBotApi, type Responder } from "./fake-bot-api.js";
 
 export const BOT_INFO: UserFromGetMe = {
   id: 4242,
@@ -34,83 +34,32 @@ export const BOT_INFO: UserFromGetMe = {
   supports_join_request_queries: false,
 };
 
+export const TOKEN = "123456789:AAEhBOweik6ad6PsVMRxjeQKUEGOtnp2WQ0";
 export const GROUP_ID = -1001234567890;
 export const ADMIN: User = { id: 100, is_bot: false, first_name: "Alice", last_name: "Walker", username: "alice_w" };
 export const MEMBER: User = { id: 200, is_bot: false, first_name: "Mallory", username: "mallory" };
 export const TRUSTED: User = { id: 300, is_bot: false, first_name: "Trent", username: "trent" };
 
-export interface Call {
-  readonly method: string;
-  readonly payload: Record<string, unknown>;
+export type { Call } from "./fake-bot-api.js";
+
+export interface HarnessOptions {
+  /** Serve the fake Bot API over HTTP on 127.0.0.1 at this root instead of in-process (see `createHttpHarness`). */
+  readonly apiRoot?: string;
+  readonly api?: FakeBotApi;
+  readonly clock?: ManualClock;
+  readonly screening?: InMemoryScreening;
 }
 
-type Responder = (payload: Record<string, unknown>) => ApiResponse<unknown> | undefined;
+export function createHarness(options: HarnessOptions = {}) {
+  const clock = options.clock ?? new ManualClock("2026-03-02T09:00:00.000Z");
+  const api = options.api ?? new FakeBotApi(clock, BOT_INFO.id);
+  const calls = api.calls;
+  const admins = api.admins;
+  admins.set(GROUP_ID, [ADMIN]);
+  const known = api.known;
+  for (const u of [ADMIN, MEMBER, TRUSTED]) known.set(u.id, u);
 
-const ok = <T>(result: T): ApiResponse<T> => ({ ok: true, result });
-
-function adminMember(u: User, status: "creator" | "administrator"): ChatMember {
-  return status === "creator"
-    ? { status, user: u, is_anonymous: false }
-    : {
-        status,
-        user: u,
-        can_be_edited: false,
-        is_anonymous: false,
-        can_manage_chat: true,
-        can_delete_messages: true,
-        can_manage_video_chats: false,
-        can_restrict_members: true,
-        can_promote_members: false,
-        can_change_info: false,
-        can_invite_users: true,
-        can_post_stories: false,
-        can_edit_stories: false,
-        can_delete_stories: false,
-        can_send_welcome_messages: false,
-      };
-}
-
-export function createHarness() {
-  const clock = new ManualClock("2026-03-02T09:00:00.000Z");
-  const calls: Call[] = [];
-  const admins = new Map<number, User[]>([[GROUP_ID, [ADMIN]]]);
-  /** One-shot answers per method (queued), e.g. a 429 before success. */
-  const queued = new Map<string, Responder[]>();
-  let messageId = 5000;
-  /** Users that appeared in fabricated updates: getChatMember knows them, as Telegram would. */
-  const known = new Map<number, User>([ADMIN, MEMBER, TRUSTED].map((u) => [u.id, u]));
-
-  const answer = (method: string, payload: Record<string, unknown>): ApiResponse<unknown> => {
-    const q = queued.get(method);
-    const once = q?.shift()?.(payload);
-    if (once) return once;
-    switch (method) {
-      case "sendMessage":
-      case "sendInvoice":
-        return ok({ message_id: ++messageId, date: Math.floor(clock.now().getTime() / 1000), chat: { id: payload.chat_id, type: "supergroup", title: "Group" }, text: String(payload.text ?? "") });
-      case "getChatAdministrators": {
-        const list = admins.get(Number(payload.chat_id));
-        if (!list) return { ok: false, error_code: 400, description: "Bad Request: there are no administrators in the private chat" };
-        return ok(list.map((u, i) => adminMember(u, i === 0 ? "creator" : "administrator")));
-      }
-      case "getChatMember": {
-        const id = Number(payload.user_id);
-        const isAdmin = (admins.get(Number(payload.chat_id)) ?? []).some((u) => u.id === id);
-        const user = known.get(id) ?? { id, is_bot: false, first_name: `User ${id}` };
-        return ok(isAdmin ? adminMember(user, "administrator") : { status: "member", user });
-      }
-      default:
-        return ok(true);
-    }
-  };
-
-  const transport: Transformer = async (_prev, method, payload) => {
-    const p = (payload ?? {}) as Record<string, unknown>;
-    calls.push({ method, payload: p });
-    return answer(method, p) as Awaited<ReturnType<Transformer>>;
-  };
-
-  const screening = new InMemoryScreening()
+  const screening = options.screening ?? new InMemoryScreening()
     .set("paypa1.com", "critical", "Looks like paypal.com (one character replaced: l → 1)")
     .set("claim-airdrop.top", "high", "Suspicious top-level domain and airdrop keyword")
     .set("0x52908400098527886E0F7030069857D2E4169EE7", "critical", "Known drainer wallet")
@@ -128,13 +77,13 @@ export function createHarness() {
   const sleeps: number[] = [];
   const errors: unknown[] = [];
   const app: TelegramApp = createTelegramApp({
-    token: "123:TEST",
+    token: TOKEN,
     botInfo: BOT_INFO,
     clock,
     screening,
     ...stores,
     prices: { starter: 1500, pro: 5000 },
-    transport,
+    ...(options.apiRoot ? { apiRoot: options.apiRoot } : { transport: api.transformer() }),
     sleep: async (ms) => {
       sleeps.push(ms);
       clock.advance(ms);
@@ -166,6 +115,7 @@ export function createHarness() {
 
   return {
     app,
+    api,
     clock,
     calls,
     admins,
@@ -175,9 +125,7 @@ export function createHarness() {
     ...stores,
     /** Queue a one-time answer for the next call of `method`. */
     once(method: string, r: Responder): void {
-      const q = queued.get(method) ?? [];
-      q.push(r);
-      queued.set(method, q);
+      api.once(method, r);
     },
     /** Calls of one method, payloads only. */
     sent(method: string): Record<string, unknown>[] {
@@ -220,6 +168,7 @@ export function createHarness() {
     botPromoted(rights: { canDelete?: boolean; canRestrict?: boolean } = {}, chatId = GROUP_ID): Promise<void> {
       const me: User = { id: BOT_INFO.id, is_bot: true, first_name: "svc", username: "svc_bot" };
       const admin = adminMember(me, "administrator") as Extract<ChatMember, { status: "administrator" }>;
+      api.botRights.set(chatId, { canDelete: rights.canDelete ?? true, canRestrict: rights.canRestrict ?? true });
       return send({
         my_chat_member: {
           chat: { id: chatId, type: "supergroup", title: "Crypto Group" },
@@ -249,3 +198,11 @@ export function createHarness() {
 }
 
 export type Harness = ReturnType<typeof createHarness>;
+
+/** The harness with the bot talking HTTP to the fake Bot API on 127.0.0.1 (its `apiRoot`). */
+export async function createHttpHarness(options: Pick<HarnessOptions, "screening"> = {}): Promise<Harness & { close(): Promise<void> }> {
+  const clock = new ManualClock("2026-03-02T09:00:00.000Z");
+  const api = new FakeBotApi(clock, BOT_INFO.id);
+  const server = await api.listen(TOKEN);
+  return Object.assign(createHarness({ ...options, api, clock, apiRoot: server.apiRoot }), { close: server.close });
+}

@@ -39,3 +39,34 @@ export class JoinWindows {
 }
 
 export const raidTriggered = (joins: readonly Join[], cfg: AntiRaidSettings): boolean => cfg.enabled && joins.length >= cfg.joins;
+
+/**
+ * Who a lockdown muted, per chat, so lifting the lockdown (on time or early) can unmute them
+ * rather than rely on the platform's own expiry. Ids only, bounded, kept in memory: after a
+ * restart the platform still lifts each mute at its own time.
+ */
+export class LockdownMutes {
+  private readonly chats = new Map<string, Set<string>>();
+
+  constructor(
+    private readonly maxPerChat = 5_000,
+    private readonly maxChats = 10_000,
+  ) {}
+
+  add(chatId: string, userId: string): void {
+    let s = this.chats.get(chatId);
+    if (!s) {
+      s = new Set();
+      this.chats.set(chatId, s);
+      while (this.chats.size > this.maxChats) this.chats.delete(this.chats.keys().next().value as string);
+    }
+    if (s.size < this.maxPerChat) s.add(userId);
+  }
+
+  /** The muted ids, forgotten as they are handed out. */
+  take(chatId: string): string[] {
+    const s = this.chats.get(chatId);
+    this.chats.delete(chatId);
+    return s ? [...s] : [];
+  }
+}

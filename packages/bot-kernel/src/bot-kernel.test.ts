@@ -193,3 +193,19 @@ describe("BotKernel commands", () => {
     expect(t.chat.texts().at(-1)).toContain("is a real admin");
   });
 });
+
+describe("BotKernel composition", () => {
+  it("a platform composes the features it offers: a command of a feature left out is not available", async () => {
+    const { DEFAULT_FEATURES } = await import("./bot-kernel.js");
+    const { reportsFeature } = await import("./features/reports.js");
+    const t = setup({ features: [(k, d) => reportsFeature(k, { reports: d.reports, stats: d.stats })] });
+    expect(t.kernel.features.map((f) => f.name)).toEqual(["reports"]);
+    await t.say(member, "/report paypa1.com phishing");
+    expect(t.reports.reports).toHaveLength(1);
+    await t.say(admin, "/antiraid off");
+    expect(t.chat.texts().at(-1)).toMatch(/\/antiraid is not available here/u);
+    const all = setup().kernel.features.map((f) => f.name);
+    expect(all).toHaveLength(DEFAULT_FEATURES.length);
+    expect(all).toEqual(["settings", "scan", "reports", "anti-raid", "impersonation", "welcome", "learn", "moderation", "plans", "support"]);
+  });
+});

@@ -37,6 +37,13 @@ export interface ChatPort {
   ban(chatId: string, userId: string): Promise<boolean>;
   /** Mutes a member until the given time (platforms lift it themselves at that time). */
   restrict(chatId: string, userId: string, until: Date): Promise<boolean>;
+  /**
+   * Lifts a mute before its time (a lockdown ended early, or the platform might not lift it
+   * itself). Optional: platforms without it leave mutes to expire on their own.
+   */
+  unrestrict?(chatId: string, userId: string): Promise<boolean>;
+  /** Lifts a ban (an admin's "undo" on a ban the bot made). Optional, like `unrestrict`. */
+  unban?(chatId: string, userId: string): Promise<boolean>;
   /** Owner and admins; implementations cache briefly, the kernel calls this often. */
   listAdmins(chatId: string): Promise<readonly ChatUser[]>;
   /** The member's current status, or null when the platform cannot tell (e.g. unknown username). */

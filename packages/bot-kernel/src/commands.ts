@@ -1,7 +1,7 @@
 import type { UserRef } from "./chat-port.js";
 import { compileGlob } from "./glob.js";
 import { REPORT_CATEGORIES, type ReportCategory, type ReportFeedback } from "./ports.js";
-import { LIMITS, POLICIES, type Policy } from "./settings.js";
+import { LIMITS, POLICIES, type Policy, type PolicyLevel } from "./settings.js";
 
 /**
  * One command model for every platform. Each platform spells commands its own way (its
@@ -14,7 +14,8 @@ export type Command =
   | { readonly name: "check"; readonly entity: string }
   | { readonly name: "report"; readonly entity: string; readonly category: ReportCategory; readonly feedback?: ReportFeedback }
   | { readonly name: "status" | "protect" | "monitor" | "unmonitor" | "audit" | "settings" | "start" | "refund" }
-  | { readonly name: "policy"; readonly policy: Policy }
+  /** Without a level: the policy for everything flagged; with one, for findings of that level (the other keeps the base policy). */
+  | { readonly name: "policy"; readonly policy: Policy; readonly level?: PolicyLevel }
   | { readonly name: "alerts"; readonly destination: { readonly kind: "here" } | { readonly kind: "me" } | { readonly kind: "chat"; readonly chatId: string } }
   | { readonly name: "antiraid"; readonly action: "on" }
   | { readonly name: "antiraid"; readonly action: "off" }
@@ -64,7 +65,7 @@ const SYNTAX: Readonly<Record<CommandName, readonly [args: string, example: stri
   protect: ["", "", "start monitoring with the default policy"],
   monitor: ["", "", "start monitoring"],
   unmonitor: ["", "", "stop monitoring"],
-  policy: ["<notify|delete|ban>", "delete", "set the action policy"],
+  policy: ["<notify|delete|ban> [high|critical]", "delete high", "set the action policy (for one risk level)"],
   alerts: ["<here|me|chat_id>", "me", "set where alerts are sent"],
   antiraid: ["<joins> <minutes> [lockdown_minutes] | on | off", "10 1", "set anti-raid thresholds"],
   welcome: ["on | off | set <text>", "set Welcome {name}! Admins never DM first.", "configure welcome messages"],
@@ -179,7 +180,8 @@ export function parseCommand(input: string, options: ParseOptions): ParseResult 
 const tokens = (s: string): string[] => s.split(/\s+/u).filter((t) => t.length > 0);
 
 const USERNAME_RE = /^@?([a-z]\w{2,63})$/i;
-const ID_RE = /^\d{1,20}$/;
+/** A user id; negative ids are chats posting as themselves (Telegram channels). */
+const ID_RE = /^-?\d{1,20}$/;
 const DISCORD_MENTION_RE = /^<@!?(\d{1,20})>$/;
 const CHAT_ID_RE = /^(?:-?\d{3,20}|@[A-Za-z]\w{3,63}|[A-Z][A-Z0-9]{5,20})$/;
 
@@ -221,6 +223,12 @@ function buildCommand(dialect: Dialect, name: CommandName, word: string, rest: s
     }
     case "policy":
       if (!a0 || !(POLICIES as readonly string[]).includes(a0)) return usage(dialect, name, a0 ? `"${args[0]}" is not a policy.` : "Which policy?");
+      if (args.length > 2) return usage(dialect, name, "One policy and at most one risk level.");
+      if (args[1] !== undefined) {
+        const level = args[1].toLowerCase();
+        if (level !== "high" && level !== "critical") return usage(dialect, name, `"${args[1]}" is not a risk level (high or critical).`);
+        return ok({ name, policy: a0 as Policy, level });
+      }
       return ok({ name, policy: a0 as Policy });
     case "alerts":
       if (a0 === "here") return ok({ name, destination: { kind: "here" } });

@@ -118,3 +118,27 @@ export function auditMembers(members: readonly ChatUser[], admins: readonly Chat
   }
   return out.sort((a, b) => b.score - a.score);
 }
+
+/** Words a forwarded scam's sender uses to sound official (whole words, compared as skeletons). */
+const OFFICIAL_WORDS = [...TITLES, "service", "care", "helpline", "security", "team"];
+const OFFICIAL_SKELETONS = new Map(OFFICIAL_WORDS.map((w) => [skeleton(w), w]));
+
+/**
+ * Whether a sender's display name or username calls itself support, an admin or a service
+ * ("Binance Support", "Customer Service", @wallet_helpdesk): the word it used, or null. Words
+ * are split on spaces, punctuation, underscores and case changes, and compared as skeletons,
+ * so "Ѕupport" with a Cyrillic Ѕ counts too. For forwarded messages, where nobody is an admin.
+ */
+export function officialSounding(u: { readonly name: string; readonly username?: string }): string | null {
+  for (const raw of [u.name, u.username ?? ""]) {
+    const words = raw
+      .replace(/(\p{Ll})(\p{Lu})/gu, "$1 $2")
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter((w) => w.length > 1);
+    for (const w of words) {
+      const hit = OFFICIAL_SKELETONS.get(skeleton(w));
+      if (hit) return hit;
+    }
+  }
+  return null;
+}

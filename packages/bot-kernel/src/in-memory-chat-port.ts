@@ -6,7 +6,9 @@ export type ChatCall =
   | { readonly op: "reply"; readonly to: MessageRef; readonly reply: Reply; readonly text: string }
   | { readonly op: "delete"; readonly ref: MessageRef }
   | { readonly op: "ban"; readonly chatId: string; readonly userId: string }
-  | { readonly op: "restrict"; readonly chatId: string; readonly userId: string; readonly until: string };
+  | { readonly op: "restrict"; readonly chatId: string; readonly userId: string; readonly until: string }
+  | { readonly op: "unrestrict"; readonly chatId: string; readonly userId: string }
+  | { readonly op: "unban"; readonly chatId: string; readonly userId: string };
 
 /**
  * A chat platform in memory: admins per chat, members, and a log of every call the kernel
@@ -57,6 +59,18 @@ export class InMemoryChatPort implements ChatPort {
   async restrict(chatId: string, userId: string, until: Date): Promise<boolean> {
     if (this.refuse.has("restrict")) return false;
     this.calls.push({ op: "restrict", chatId, userId, until: until.toISOString() });
+    return true;
+  }
+
+  async unrestrict(chatId: string, userId: string): Promise<boolean> {
+    if (this.refuse.has("restrict")) return false;
+    this.calls.push({ op: "unrestrict", chatId, userId });
+    return true;
+  }
+
+  async unban(chatId: string, userId: string): Promise<boolean> {
+    if (this.refuse.has("ban")) return false;
+    this.calls.push({ op: "unban", chatId, userId });
     return true;
   }
 

@@ -57,6 +57,10 @@ export class InMemoryPaymentLedger implements PaymentLedger {
     return best;
   }
 
+  async forChat(platform: string, chatId: string): Promise<readonly Payment[]> {
+    return [...this.rows.values()].filter((p) => p.platform === platform && p.chatId === chatId).sort((a, b) => a.paidAt.localeCompare(b.paidAt) || a.chargeId.localeCompare(b.chargeId));
+  }
+
   async markRefunded(chargeId: string, at: Date): Promise<void> {
     const p = this.rows.get(chargeId);
     if (p) this.rows.set(chargeId, { ...p, refundedAt: at.toISOString() });

@@ -1,10 +1,11 @@
-import { extractEntities, hostOf, type Extraction } from "@svc/core";
+import { extractEntities, hostOf, parseEntity, type Extraction } from "@svc/core";
+import { actionId } from "./features/feature.js";
 import type { ChatPort, ChatUser, MessageRef } from "./chat-port.js";
 import { compileGlob, firstMatch, type Glob } from "./glob.js";
 import { decide, type Action, type Assessed, type Decision } from "./policy.js";
 import { isVerdict, type Clock, type StatsStore } from "./ports.js";
 import { defang } from "./render.js";
-import { heading, list, note, text, type Reply } from "./reply.js";
+import { heading, list, note, text, type Button, type Reply } from "./reply.js";
 import type { ChatSettings } from "./settings.js";
 import type { VerdictCache } from "./verdict-cache.js";
 
@@ -70,6 +71,15 @@ function globsFor(patterns: readonly string[]): readonly Glob[] {
   return g;
 }
 
+/** Attribute names the extractor sets when an entity's spelling was disguised. */
+const DISGUISE = /obfuscated|defanged|hidden_characters|bidi_controls|ip_literal|punycode|^idn|_idn/u;
+
+/**
+ * Distinct entities a text can hold at most: the shortest entity takes several characters
+ * and a separator, so a quarter of the length is a bound that reads every one of them.
+ */
+export const entityBound = (text: string): number => Math.max(20, Math.ceil(text.length / 4));
+
 /** Approved domains match by whole labels: `example.org` approves `www.example.org`, never `evil-example.org`. */
 export function domainAllowed(host: string | null, allowed: readonly string[]): boolean {
   if (host === null) return false;
@@ -79,10 +89,15 @@ export function domainAllowed(host: string | null, allowed: readonly string[]): 
 export class Monitor {
   constructor(private readonly deps: MonitorDeps) {}
 
-  /** Extracts and screens, applying the chat's lists; touches no chat. */
+  /**
+   * Extracts and screens, applying the chat's lists; touches no chat. Every distinct entity of
+   * the message is read (bounded by its length); when there are more than `maxEntities`, the
+   * riskiest-looking are screened first, so harmless padding in front never hides a lure.
+   */
   async assess(text: string, settings: Pick<ChatSettings, "blocklist" | "allowlist">): Promise<Assessment> {
-    const extraction = extractEntities(text, { maxEntities: this.deps.maxEntities });
+    const all = extractEntities(text, { maxEntities: entityBound(text) });
     const globs = globsFor(settings.blocklist);
+    const extraction = all.entities.length <= this.deps.maxEntities ? all : { ...all, entities: this.riskiestFirst(all.entities, globs, settings).slice(0, this.deps.maxEntities), truncated: true };
     const assessed = await Promise.all(
       extraction.entities.map(async (x): Promise<Assessed> => {
         const e = x.entity;
@@ -100,16 +115,39 @@ export class Monitor {
     return { extraction, assessed };
   }
 
+  /**
+   * Orders entities by how risky they look before screening: blocklisted, deceptive link text,
+   * disguised spelling (hidden characters, defanging), a cached risky verdict, not yet known,
+   * and last what is allowlisted or cached as low risk. Stable within a rank.
+   */
+  private riskiestFirst(entities: Extraction["entities"], globs: readonly Glob[], settings: Pick<ChatSettings, "allowlist">): Extraction["entities"] {
+    const rank = (x: Extraction["entities"][number]): number => {
+      const e = x.entity;
+      const host = hostOf(e);
+      if (firstMatch(globs, host && host !== e.value ? [e.value, host] : [e.value])) return 0;
+      if (x.link?.mismatch) return 1;
+      if (domainAllowed(host, settings.allowlist.domains)) return 6;
+      const cached = this.deps.cache.peek(e.id);
+      if (cached && isVerdict(cached)) return cached.risk_level === "high" || cached.risk_level === "critical" ? 2 : cached.risk_level === "medium" ? 4 : 6;
+      if (Object.entries(e.attributes).some(([k, v]) => DISGUISE.test(k) && v !== null && v !== false && !(Array.isArray(v) && v.length === 0))) return 3;
+      return e.type === "phone" || e.type === "email" ? 5 : 4;
+    };
+    return entities
+      .map((x, i) => ({ x, i, r: rank(x) }))
+      .sort((a, b) => a.r - b.r || a.i - b.i)
+      .map((y) => y.x);
+  }
+
   /** Decides without acting (learn mode uses this to count what would have happened). */
   async decideFor(msg: IncomingMessage, settings: ChatSettings, a: Assessment): Promise<Decision> {
     if (a.assessed.length === 0) return NONE;
     const sender = msg.sender;
     const senderTrusted = sender !== null && isTrustedUser(sender, settings);
-    const first = decide({ assessed: a.assessed, policy: settings.policy, senderTrusted, senderIsAdmin: false });
+    const first = decide({ assessed: a.assessed, policy: settings.policy, ...(settings.policyByLevel ? { policyByLevel: settings.policyByLevel } : {}), senderTrusted, senderIsAdmin: false });
     if (first.action === "none" || first.action === "notify") return first;
     // Only now ask who the sender is: an admin lookup per flagged message, not per message.
     const senderIsAdmin = msg.senderIsAdmin === true || (sender !== null && (await this.deps.isAdmin(msg.ref.chatId, sender.id)));
-    return senderIsAdmin ? decide({ assessed: a.assessed, policy: settings.policy, senderTrusted, senderIsAdmin }) : first;
+    return senderIsAdmin ? decide({ assessed: a.assessed, policy: settings.policy, ...(settings.policyByLevel ? { policyByLevel: settings.policyByLevel } : {}), senderTrusted, senderIsAdmin }) : first;
   }
 
   async act(msg: IncomingMessage, settings: ChatSettings, decision: Decision): Promise<string[]> {
@@ -171,6 +209,7 @@ export class Monitor {
     // Defanged, so the appeal line does not turn the risky link back into a tappable one.
     const firstEntity = d.findings[0] ? defang(d.findings[0].entity.value) : "<entity>";
     return {
+      buttons: noticeButtons(msg, d, performed),
       blocks: [
         heading(title),
         list(items),
@@ -200,6 +239,27 @@ export class Monitor {
     ];
     await bestEffort(this.deps.chat.send(settings.logChannel, { blocks: [heading("📋 svc log"), list(lines)] }));
   }
+}
+
+/**
+ * Buttons under a warning: admins undo a ban or approve the domain in one tap; anyone reports
+ * a false positive. Handled by the moderation and reports features (`BotKernel.onAction`).
+ */
+function noticeButtons(msg: IncomingMessage, d: Decision, performed: readonly string[]): Button[] {
+  const out: Button[] = [];
+  const first = d.findings[0]?.entity;
+  const add = (label: string, name: string, arg: string): void => {
+    const id = actionId(name, arg);
+    if (id) out.push({ label, action: id });
+  };
+  if (performed.includes("banned") && msg.sender) add("↩️ Undo ban (admins)", "unban", msg.sender.id);
+  if (first) {
+    const parsed = parseEntity(first.value);
+    const host = parsed.ok ? hostOf(parsed.entity) : null;
+    if (host && first.type !== "wallet") add(`✅ Approve ${host} (admins)`, "allow", host);
+    add("🙋 Not a scam? Report it", "fp", first.value);
+  }
+  return out;
 }
 
 /** Allowlisted users, by id or by username. */

@@ -1,5 +1,5 @@
 import type { EntityType, Verdict } from "@svc/core";
-import type { Policy } from "./settings.js";
+import type { Policy, PolicyLevel } from "./settings.js";
 
 /**
  * Turning screened entities into one decision per message. Pure, so the whole table of
@@ -61,6 +61,8 @@ export function assess(a: Assessed): Finding | null {
 export interface DecideInput {
   readonly assessed: readonly Assessed[];
   readonly policy: Policy;
+  /** Per-level policies over `policy`: the most severe finding's level picks the action. */
+  readonly policyByLevel?: Readonly<Partial<Record<PolicyLevel, Policy>>>;
   /** Allowlisted users are checked like everyone else (a trusted account can be stolen), but never banned outright. */
   readonly senderTrusted: boolean;
   /** The sender is an admin of the chat: warn, but never delete or ban an admin's message. */
@@ -70,7 +72,9 @@ export interface DecideInput {
 export function decide(input: DecideInput): Decision {
   const findings = input.assessed.map(assess).filter((f): f is Finding => f !== null);
   if (findings.length === 0) return { action: "none", findings, softened: null };
-  const wanted: Action = input.policy;
+  // Strong findings (critical verdicts, blocklist hits, deceptive links) count as critical.
+  const level: PolicyLevel = findings.some((f) => f.strength === "strong") ? "critical" : "high";
+  const wanted: Action = input.policyByLevel?.[level] ?? input.policy;
   if (input.senderIsAdmin && wanted !== "notify") {
     return { action: "notify", findings, softened: { from: wanted, why: "the sender is an admin" } };
   }

@@ -121,4 +121,6 @@ export interface PaymentLedger {
   /** The user's most recent payment that has not been refunded. */
   latestFor(platform: string, userId: string): Promise<Payment | null>;
   markRefunded(chargeId: string, at: Date): Promise<void>;
+  /** Every payment for one chat, refunded ones included, oldest first. */
+  forChat(platform: string, chatId: string): Promise<readonly Payment[]>;
 }

@@ -41,11 +41,16 @@ export interface LearnState {
   readonly domains: Readonly<Record<string, number>>;
 }
 
+/** The risk levels a policy can be set for: high verdicts, and critical ones (blocklist hits and deceptive links count as critical). */
+export type PolicyLevel = "high" | "critical";
+
 export interface ChatSettings {
   readonly chatId: string;
   readonly platform: string;
   readonly monitoring: boolean;
   readonly policy: Policy;
+  /** A policy per risk level (`/policy delete high`), over `policy`; absent levels use `policy`. */
+  readonly policyByLevel?: Readonly<Partial<Record<PolicyLevel, Policy>>>;
   readonly alerts: AlertDestination;
   readonly antiRaid: AntiRaidSettings;
   /** ISO time an active lockdown lifts; null when none is active. */

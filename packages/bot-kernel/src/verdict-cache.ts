@@ -39,6 +39,12 @@ export class VerdictCache {
     return [...this.entries.keys()];
   }
 
+  /** A fresh cached outcome, without screening or touching recency (for ordering work). */
+  peek(id: string): ScreenOutcome | null {
+    const hit = this.entries.get(id);
+    return hit && hit.expires > this.clock.now().getTime() ? hit.outcome : null;
+  }
+
   async screen(id: string, value: string): Promise<ScreenOutcome> {
     const now = this.clock.now().getTime();
     const hit = this.entries.get(id);

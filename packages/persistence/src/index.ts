@@ -25,6 +25,7 @@ export { TypeOrmBotSeenEvents } from "./repositories/typeorm-bot-seen-events.js"
 export { TypeOrmSlackInstallations, type SlackInstallationRecord } from "./repositories/typeorm-slack-installations.js";
 export { BOT_TABLES } from "./entities/bot.js";
 export { Coalescer } from "./coalesce.js";
+export { databaseIntel, databaseScreeningDeps } from "./screening-composition.js";
 export { CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, GraphLearner } from "./coalesced.js";
 export { scratchDatabase, type ScratchDatabase } from "./scratch-database.js";
 export { errorForLog } from "./log-errors.js";

@@ -62,6 +62,18 @@ export function paymentLedgerContract(t: TestApi, name: string, make: MakeBotSto
       await ledger.markRefunded(fresh("charge"), at(92)); // unknown: nothing happens
     });
 
+    it("lists a chat's payments, oldest first, refunded ones included", async () => {
+      const { ledger } = (await make()).stores(PLATFORM);
+      const chatId = fresh("chat");
+      const a = aPayment({ chatId, paidAt: at(10).toISOString() });
+      const b = aPayment({ chatId, paidAt: at(0).toISOString(), plan: "starter", amount: 1500 });
+      const other = aPayment({ paidAt: at(5).toISOString() });
+      for (const p of [a, b, other]) await ledger.record(p);
+      await ledger.markRefunded(a.chargeId, at(20));
+      expect(await ledger.forChat(PLATFORM, chatId)).toEqual([b, { ...a, refundedAt: at(20).toISOString() }]);
+      expect(await ledger.forChat("another-platform", chatId)).toEqual([]);
+    });
+
     it("applies the plan grant with the payment, and not again on redelivery", async () => {
       const { ledger, settings } = (await make()).stores(PLATFORM);
       const p = aPayment();

@@ -8,6 +8,7 @@ export function fullSettings(chatId: string, platform = PLATFORM): ChatSettings 
     platform,
     monitoring: true,
     policy: "ban",
+    policyByLevel: { high: "notify" },
     alerts: { kind: "chat", chatId: "-100777" },
     antiRaid: { enabled: false, joins: 25, minutes: 3, lockdownMinutes: 90 },
     lockdownUntil: at(30).toISOString(),

@@ -9,6 +9,7 @@ export interface BotChatSettingsRow {
   chat_id: string;
   monitoring: boolean;
   policy: string;
+  policy_levels: unknown;
   alerts: unknown;
   anti_raid: unknown;
   lockdown_until: Date | null;
@@ -34,6 +35,7 @@ export const BotChatSettingsEntity = new EntitySchema<BotChatSettingsRow>({
     chat_id: idText({ primary: true }),
     monitoring: boolean(),
     policy: text(),
+    policy_levels: jsonb(),
     alerts: jsonb(),
     anti_raid: jsonb(),
     lockdown_until: timestamptz({ nullable: true }),
@@ -133,7 +135,10 @@ export const BotPaymentEntity = new EntitySchema<BotPaymentRow>({
     paid_at: timestamptz(),
     refunded_at: timestamptz({ nullable: true }),
   },
-  indices: [{ name: "bot_payments_user_idx", columns: ["platform", "user_id", "paid_at"], synchronize: false }],
+  indices: [
+    { name: "bot_payments_user_idx", columns: ["platform", "user_id", "paid_at"], synchronize: false },
+    { name: "bot_payments_chat_idx", columns: ["platform", "chat_id", "paid_at"], synchronize: false },
+  ],
   checks: [{ name: "bot_payments_plan_check", expression: `"plan" IN ('starter', 'pro')` }],
 });
 

@@ -10,6 +10,8 @@ import { IdempotencyLeases1795306400000 } from "./1795306400000-idempotency-leas
 import { KeyedAuditHashes1795306500000 } from "./1795306500000-keyed-audit-hashes.js";
 import { ServerSecretsAndAuditSignals1795306600000 } from "./1795306600000-server-secrets-and-audit-signals.js";
 import { IntelFeeds1795311000000 } from "./1795311000000-intel-feeds.js";
+import { BotPaymentsPerChat1795312000000 } from "./1795312000000-bot-payments-per-chat.js";
+import { BotPolicyPerLevel1795312000100 } from "./1795312000100-bot-policy-per-level.js";
 import { SlackInstallations1795314000000 } from "./1795314000000-slack-installations.js";
 import { BotAdminsAndSeenEvents1795315000000 } from "./1795315000000-bot-admins-and-seen-events.js";
 import { WebAccounts1795316000000 } from "./1795316000000-web-accounts.js";
@@ -30,6 +32,8 @@ export const MIGRATIONS = [
   KeyedAuditHashes1795306500000,
   ServerSecretsAndAuditSignals1795306600000,
   IntelFeeds1795311000000,
+  BotPaymentsPerChat1795312000000,
+  BotPolicyPerLevel1795312000100,
   SlackInstallations1795314000000,
   BotAdminsAndSeenEvents1795315000000,
   WebAccounts1795316000000,

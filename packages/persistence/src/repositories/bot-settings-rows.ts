@@ -1,4 +1,4 @@
-import type { ChatSettings, LearnState, Policy, PlanBinding, AlertDestination, AntiRaidSettings, WelcomeSettings } from "@svc/bot-kernel";
+import type { ChatSettings, LearnState, Policy, PolicyLevel, PlanBinding, AlertDestination, AntiRaidSettings, WelcomeSettings } from "@svc/bot-kernel";
 import type { EntityManager } from "typeorm";
 import type { BotChatSettingsRow } from "../entities/bot.js";
 import { iso, isoOrNull } from "./sql.js";
@@ -20,6 +20,7 @@ export function toSettings(r: BotChatSettingsRow): ChatSettings {
     platform: r.platform,
     monitoring: r.monitoring,
     policy: r.policy as Policy,
+    ...(policyLevels(r.policy_levels) ?? {}),
     alerts: r.alerts as AlertDestination,
     antiRaid: r.anti_raid as AntiRaidSettings,
     lockdownUntil: isoOrNull(r.lockdown_until),
@@ -32,6 +33,19 @@ export function toSettings(r: BotChatSettingsRow): ChatSettings {
     updatedAt: iso(r.updated_at),
   };
 }
+
+/** `{ policyByLevel }` when the row has per-level policies, else nothing (the field is optional). */
+function policyLevels(v: unknown): { policyByLevel: ChatSettings["policyByLevel"] } | null {
+  const o = (v ?? {}) as Record<string, unknown>;
+  const out: Partial<Record<PolicyLevel, Policy>> = {};
+  for (const l of ["high", "critical"] as const) if (typeof o[l] === "string") out[l] = o[l] as Policy;
+  return Object.keys(out).length > 0 ? { policyByLevel: out } : null;
+}
+
+const levels = (p: ChatSettings["policyByLevel"]): Partial<Record<PolicyLevel, Policy>> => ({
+  ...(p?.high ? { high: p.high } : {}),
+  ...(p?.critical ? { critical: p.critical } : {}),
+});
 
 const alerts = (a: AlertDestination): AlertDestination =>
   a.kind === "me" ? { kind: "me", userId: a.userId } : a.kind === "chat" ? { kind: "chat", chatId: a.chatId } : { kind: "here" };
@@ -53,15 +67,16 @@ const learn = (l: LearnState): LearnState => ({
 export async function upsertSettings(m: EntityManager, s: ChatSettings): Promise<void> {
   await m.query(
     `INSERT INTO bot_chat_settings (platform, chat_id, monitoring, policy, alerts, anti_raid, lockdown_until, welcome, blocklist, allowlist,
-                                    log_channel, plan_tier, plan_source, plan_key_hash, plan_bound_by, plan_until, learn, learn_until, updated_at)
+                                    log_channel, plan_tier, plan_source, plan_key_hash, plan_bound_by, plan_until, learn, learn_until, updated_at, policy_levels)
      VALUES ($1, $2, $3, $4, $5::jsonb, $6::jsonb, $7::timestamptz, $8::jsonb, $9::jsonb, $10::jsonb,
-             $11, $12, $13, $14, $15, $16::timestamptz, $17::jsonb, $18::timestamptz, $19::timestamptz)
+             $11, $12, $13, $14, $15, $16::timestamptz, $17::jsonb, $18::timestamptz, $19::timestamptz, $20::jsonb)
      ON CONFLICT (platform, chat_id) DO UPDATE SET
        monitoring = EXCLUDED.monitoring, policy = EXCLUDED.policy, alerts = EXCLUDED.alerts, anti_raid = EXCLUDED.anti_raid,
        lockdown_until = EXCLUDED.lockdown_until, welcome = EXCLUDED.welcome, blocklist = EXCLUDED.blocklist,
        allowlist = EXCLUDED.allowlist, log_channel = EXCLUDED.log_channel, plan_tier = EXCLUDED.plan_tier,
        plan_source = EXCLUDED.plan_source, plan_key_hash = EXCLUDED.plan_key_hash, plan_bound_by = EXCLUDED.plan_bound_by,
-       plan_until = EXCLUDED.plan_until, learn = EXCLUDED.learn, learn_until = EXCLUDED.learn_until, updated_at = EXCLUDED.updated_at`,
+       plan_until = EXCLUDED.plan_until, learn = EXCLUDED.learn, learn_until = EXCLUDED.learn_until, updated_at = EXCLUDED.updated_at,
+       policy_levels = EXCLUDED.policy_levels`,
     [
       s.platform,
       s.chatId,
@@ -82,6 +97,7 @@ export async function upsertSettings(m: EntityManager, s: ChatSettings): Promise
       s.learn === null ? null : JSON.stringify(learn(s.learn)),
       s.learn === null ? null : s.learn.until,
       s.updatedAt,
+      JSON.stringify(levels(s.policyByLevel)),
     ],
   );
 }

@@ -50,6 +50,11 @@ export class TypeOrmBotPaymentLedger implements PaymentLedger {
     return row ? toPayment(row) : null;
   }
 
+  async forChat(platform: string, chatId: string): Promise<readonly Payment[]> {
+    const rows = (await this.ds.manager.query(`SELECT * FROM bot_payments WHERE platform = $1 AND chat_id = $2 ORDER BY paid_at, charge_id`, [platform, chatId])) as BotPaymentRow[];
+    return rows.map(toPayment);
+  }
+
   async markRefunded(chargeId: string, at: Date): Promise<void> {
     await this.ds.transaction(async (m) => {
       await m.query(`UPDATE bot_payments SET refunded_at = $2 WHERE charge_id = $1`, [chargeId, at]);
