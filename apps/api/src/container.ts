@@ -7,8 +7,8 @@ import {
 } from "@svc/core";
 import {
   CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, FeedSync, GraphLearner,
-  openDataSource, TypeOrmAccountRepository, TypeOrmApiKeyRepository, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIdempotencyStore,
-  TypeOrmIntelStore, TypeOrmRateLimiter, TypeOrmReportRepository, TypeOrmServerSecrets, TypeOrmUsageCounter,
+  buildReputationProviders, openDataSource, TypeOrmAccountRepository, TypeOrmApiKeyRepository, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIdempotencyStore,
+  TypeOrmIntelStore, TypeOrmRateLimiter, TypeOrmReportRepository, TypeOrmServerSecrets, TypeOrmUsageCounter, type ResilientProvider,
 } from "@svc/persistence";
 import {
   AddressPolicy, createCheckQueues, PgBossJobQueue, SqlJobQueue, SsrfWebhookUrlGuard, TypeOrmAsyncJobStore, TypeOrmWebhookSecretStore,
@@ -20,7 +20,7 @@ import type { Logger } from "pino";
 import type { DataSource } from "typeorm";
 import { CachedAccounts, CachedKeys } from "./auth-cache.js";
 import { auditKeysOf, type AuditKeys } from "./audit-keys.js";
-import type { Config } from "./config.js";
+import { providerSettings, type Config } from "./config.js";
 import { createLogger } from "./logger.js";
 import { GroupCommitCheckRepository } from "./group-commit.js";
 import { BackgroundTasks, type ApiServices, type AsyncServices } from "./services.js";
@@ -46,6 +46,7 @@ export const T = {
   Async: token<AsyncServices>("Async"),
   AuditKeys: token<AuditKeys>("AuditKeys"),
   Feeds: token<FeedSync>("Feeds"),
+  Providers: token<ResilientProvider[]>("Providers"),
 };
 
 export interface Runtime {
@@ -102,14 +103,21 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
     webhookSecrets: new TypeOrmWebhookSecretStore(ds),
     webhookUrls: new SsrfWebhookUrlGuard(new AddressPolicy(config.SVC_WEBHOOK_ALLOWED_CIDRS)),
   }), [T.DataSource]);
+  // Outside reputation providers (SVC_PROVIDERS; none by default), their answers cached in the database.
+  c.bind(T.Providers).toResolvedValue(
+    (ds: DataSource, clock: Clock) => buildReputationProviders(providerSettings(config), { dataSource: ds, clock }),
+    [T.DataSource, T.Clock],
+  );
   // The evidence a check reads is coalesced across concurrent checks (batched.ts).
   c.bind(T.Screening).toResolvedValue(
-    (intel: IntelStore, ds: DataSource, clock: Clock, ids: IdGenerator): ScreeningDeps => ({
+    (intel: IntelStore, ds: DataSource, clock: Clock, ids: IdGenerator, providers: ResilientProvider[]): ScreeningDeps => ({
       reference: defaultReference(), impersonation: defaultImpersonationIndex(), intel, clock, ids,
       reports: new CoalescedReportEvidence(new TypeOrmReportRepository(ds)),
       graph: new CoalescedGraphProximity(new TypeOrmGraphRepository(ds)),
+      sourceTimeoutMs: config.SVC_SOURCE_TIMEOUT_MS,
+      ...(providers.length > 0 ? { providers } : {}),
     }),
-    [T.Intel, T.DataSource, T.Clock, T.Ids],
+    [T.Intel, T.DataSource, T.Clock, T.Ids, T.Providers],
   );
   const cursorKey = new TextEncoder().encode(await new TypeOrmServerSecrets(dataSource).get("history-cursor", c.get(T.Clock).now()));
   c.bind(T.Services).toResolvedValue(

@@ -28,3 +28,4 @@ export { scratchDatabase, type ScratchDatabase } from "./scratch-database.js";
 export { errorForLog } from "./log-errors.js";
 export * from "./feeds/index.js";
 export type { IntelFeedRow } from "./entities/intel.js";
+export * from "./providers/index.js";

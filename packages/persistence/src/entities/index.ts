@@ -8,10 +8,12 @@ import { IntelEntity, IntelFeedEntity } from "./intel.js";
 import { ReportEntity, ReporterEntity } from "./report.js";
 import { BOT_ENTITIES } from "./bot.js";
 import { ServerSecretEntity } from "./server-secret.js";
+import { ProviderCacheEntity } from "./provider-cache.js";
 
 export const ENTITIES = [
   AccountEntity, ApiKeyEntity, CheckEntity, ChainHeadEntity, IdempotencyEntity, UsageEntity, RateWindowEntity,
   ReportEntity, ReporterEntity, GraphNodeEntity, GraphNodeRiskEntity, GraphEdgeEntity, IntelEntity, IntelFeedEntity,
   ...BOT_ENTITIES,
   ServerSecretEntity,
+  ProviderCacheEntity,
 ];
