@@ -3,6 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { VerdictSchema } from "@svc/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.js";
 import { startTestApi, type TestApi } from "./test-support.js";
 
 const engines = (["pglite", "postgres"] as const).filter((e) => e === "pglite" || process.env.TEST_DATABASE_URL);
@@ -206,5 +207,16 @@ describe("with every provider down", () => {
       expect(v.coverage.evaluated).not.toContain("reputation");
       expect(v.confidence).toBe("low");
     }
+  });
+});
+
+describe("provider settings", () => {
+  it("are off by default; a provider listed without its key, or an unknown one, stops the start naming the variable", () => {
+    expect(loadConfig({}).SVC_PROVIDERS).toEqual([]);
+    expect(loadConfig({ SVC_PROVIDERS: " RDAP , dns,rdap" }).SVC_PROVIDERS).toEqual(["rdap", "dns"]);
+    expect(() => loadConfig({ SVC_PROVIDERS: "safe-browsing" })).toThrow(/SVC_SAFE_BROWSING_KEY: required when SVC_PROVIDERS lists safe-browsing/);
+    expect(() => loadConfig({ SVC_PROVIDERS: "rdap,whois" })).toThrow(ConfigError);
+    expect(() => loadConfig({ SVC_PROVIDERS: "rdap,whois" })).toThrow(/SVC_PROVIDERS: lists an unknown provider/);
+    expect(() => loadConfig({ SVC_RDAP_URL: "ftp://x" })).toThrow(/SVC_RDAP_URL/);
   });
 });
