@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { parseFeedsSetting, PROVIDER_KEYS, PROVIDER_NAMES, type ProviderName, type ProviderSettings } from "@svc/persistence";
+import { parseFeedsSetting, providerSettingsFromEnv, type ProviderSettings } from "@svc/persistence";
 import { z } from "zod";
 import { DEFAULT_PLANS, PlansSchema } from "./plans.js";
 
@@ -33,61 +33,37 @@ const EnvSchema = z.object({
   }),
   // How often the feeds are synced by the worker (the embedded default: by this process); 0 = never (sync by hand: `svc intel sync`).
   SVC_FEED_SYNC_MINUTES: z.coerce.number().int().min(0).max(10_080).default(0),
-  // Outside reputation providers (docs/providers.md): none unless listed, comma-separated.
-  SVC_PROVIDERS: z.string().default("")
-    .transform((v) => [...new Set(v.split(",").map((p) => p.trim().toLowerCase()).filter((p) => p.length > 0))])
-    .refine((ps) => ps.every((p) => (PROVIDER_NAMES as readonly string[]).includes(p)), `lists an unknown provider (known: ${PROVIDER_NAMES.join(", ")})`)
-    .transform((ps) => ps as ProviderName[]),
-  SVC_RDAP_URL: z.url({ protocol: /^https?$/ }).optional(),
-  SVC_RDAP_BOOTSTRAP: z.string().optional(),
-  SVC_DNS_SERVERS: z.string().default("").transform((v) => v.split(",").map((s) => s.trim()).filter((s) => s.length > 0)),
-  SVC_SAFE_BROWSING_KEY: z.string().optional(),
-  SVC_SAFE_BROWSING_URL: z.url({ protocol: /^https?$/ }).optional(),
-  SVC_URLHAUS_KEY: z.string().optional(),
-  SVC_URLHAUS_URL: z.url({ protocol: /^https?$/ }).optional(),
-  SVC_ABUSEIPDB_KEY: z.string().optional(),
-  SVC_ABUSEIPDB_URL: z.url({ protocol: /^https?$/ }).optional(),
   // How long a check waits for each outside source (intel store, reports, graph, providers).
   SVC_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2_000),
 }).superRefine((c, ctx) => {
-  const env: Record<string, string> = { safeBrowsingKey: "SVC_SAFE_BROWSING_KEY", urlhausKey: "SVC_URLHAUS_KEY", abuseIpdbKey: "SVC_ABUSEIPDB_KEY" };
-  for (const p of c.SVC_PROVIDERS) {
-    const needs = PROVIDER_KEYS[p];
-    if (needs === null) continue;
-    const name = env[needs] as keyof typeof c;
-    if (!c[name]) ctx.addIssue({ code: "custom", path: [name], message: `required when SVC_PROVIDERS lists ${p}` });
-  }
   if (c.DATABASE_URL && !c.SVC_AUDIT_KEY) {
     ctx.addIssue({ code: "custom", path: ["SVC_AUDIT_KEY"], message: "required with DATABASE_URL: every API replica and worker must seal audit records with the same key (at least 32 characters, e.g. `openssl rand -hex 32`)" });
   }
 });
 
-export type Config = z.infer<typeof EnvSchema>;
+/**
+ * The settings; `providers` (SVC_PROVIDERS, their keys and URLs: docs/providers.md) is parsed by
+ * the providers' own reader, which the worker shares.
+ */
+export type Config = z.infer<typeof EnvSchema> & { readonly providers: ProviderSettings };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const r = EnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== "")));
-  if (!r.success) {
-    const lines = r.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+  const dataDir = env.SVC_DATA_DIR || "./.svc";
+  const providers = providerSettingsFromEnv(env, {
+    rdapBootstrapPath: dataDir === "memory://" ? undefined : `${dataDir}/rdap-dns.json`,
+    ...(r.success ? { attemptTimeoutMs: r.data.SVC_SOURCE_TIMEOUT_MS } : {}),
+  });
+  if (!r.success || providers.problems.length > 0) {
+    const lines = [...(r.success ? [] : r.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`)), ...providers.problems];
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
-  return r.data;
+  return { ...r.data, providers: providers.settings };
 }
 
 /** The providers' part of the configuration. */
 export function providerSettings(c: Config): ProviderSettings {
-  return {
-    enabled: c.SVC_PROVIDERS,
-    rdapUrl: c.SVC_RDAP_URL,
-    rdapBootstrapPath: c.SVC_RDAP_BOOTSTRAP ?? (c.SVC_DATA_DIR === "memory://" ? undefined : `${c.SVC_DATA_DIR}/rdap-dns.json`),
-    dnsServers: c.SVC_DNS_SERVERS,
-    safeBrowsingKey: c.SVC_SAFE_BROWSING_KEY,
-    safeBrowsingUrl: c.SVC_SAFE_BROWSING_URL,
-    urlhausKey: c.SVC_URLHAUS_KEY,
-    urlhausUrl: c.SVC_URLHAUS_URL,
-    abuseIpdbKey: c.SVC_ABUSEIPDB_KEY,
-    abuseIpdbUrl: c.SVC_ABUSEIPDB_URL,
-    resilience: { attemptTimeoutMs: c.SVC_SOURCE_TIMEOUT_MS },
-  };
+  return c.providers;
 }
 
 export class ConfigError extends Error {

@@ -212,8 +212,8 @@ describe("with every provider down", () => {
 
 describe("provider settings", () => {
   it("are off by default; a provider listed without its key, or an unknown one, stops the start naming the variable", () => {
-    expect(loadConfig({}).SVC_PROVIDERS).toEqual([]);
-    expect(loadConfig({ SVC_PROVIDERS: " RDAP , dns,rdap" }).SVC_PROVIDERS).toEqual(["rdap", "dns"]);
+    expect(loadConfig({}).providers.enabled).toEqual([]);
+    expect(loadConfig({ SVC_PROVIDERS: " RDAP , dns,rdap" }).providers.enabled).toEqual(["rdap", "dns"]);
     expect(() => loadConfig({ SVC_PROVIDERS: "safe-browsing" })).toThrow(/SVC_SAFE_BROWSING_KEY: required when SVC_PROVIDERS lists safe-browsing/);
     expect(() => loadConfig({ SVC_PROVIDERS: "rdap,whois" })).toThrow(ConfigError);
     expect(() => loadConfig({ SVC_PROVIDERS: "rdap,whois" })).toThrow(/SVC_PROVIDERS: lists an unknown provider/);
