@@ -95,7 +95,12 @@ export interface ProviderCache {
  */
 export class TypeOrmProviderCache implements ProviderCache {
   private readonly memory = new Map<string, { readonly findings: readonly Finding[]; readonly expires: number }>();
-  constructor(private readonly ds: DataSource, private readonly maxMemoryEntries = 10_000) {}
+  private puts = 0;
+  /**
+   * `purgeEvery`: after this many writes, one write also deletes up to 500 expired rows, so the
+   * table keeps itself small without a scheduled job.
+   */
+  constructor(private readonly ds: DataSource, private readonly maxMemoryEntries = 10_000, private readonly purgeEvery = 500) {}
 
   get(provider: string, key: string, now: Date): Promise<readonly Finding[] | null> | readonly Finding[] | null {
     const k = `${provider}\u0000${key}`;
@@ -123,11 +128,15 @@ export class TypeOrmProviderCache implements ProviderCache {
        ON CONFLICT (provider, entity_key) DO UPDATE SET findings = EXCLUDED.findings, fetched_at = EXCLUDED.fetched_at, expires_at = EXCLUDED.expires_at`,
       [provider, key, JSON.stringify(findings), now, expiresAt],
     );
+    if (++this.puts % this.purgeEvery === 0) await this.purgeExpired(now, 500);
   }
 
-  /** Deletes expired rows (the worker's housekeeping); returns how many. */
-  async purgeExpired(now: Date): Promise<number> {
-    const r = (await this.ds.query(`DELETE FROM provider_cache WHERE expires_at <= $1::timestamptz RETURNING 1`, [now])) as unknown[];
+  /** Deletes expired rows (at most `limit`); returns how many. */
+  async purgeExpired(now: Date, limit = 100_000): Promise<number> {
+    const r = (await this.ds.query(
+      `DELETE FROM provider_cache WHERE (provider, entity_key) IN (SELECT provider, entity_key FROM provider_cache WHERE expires_at <= $1::timestamptz LIMIT $2) RETURNING 1`,
+      [now, limit],
+    )) as unknown[];
     return r.length;
   }
 

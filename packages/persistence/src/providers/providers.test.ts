@@ -304,5 +304,11 @@ describe.each(ENGINES)("the provider cache in the database on %s", (engine) => {
     expect(calls).toEqual(["bad.example", "good.example", "good.example"]);
     clock.advance(3_600_000);
     expect(await new TypeOrmProviderCache(ds).purgeExpired(clock.now())).toBe(2);
+    // A cache that purges on every 2nd write removes expired rows by itself.
+    const selfCleaning = new TypeOrmProviderCache(ds, 10, 2);
+    await selfCleaning.put("counting", "domain:a.example", [], clock.now(), new Date(clock.now().getTime() + 1_000));
+    clock.advance(2_000);
+    await selfCleaning.put("counting", "domain:b.example", [], clock.now(), new Date(clock.now().getTime() + 1_000));
+    expect(await ds.query(`SELECT entity_key FROM provider_cache WHERE provider = 'counting' ORDER BY entity_key`)).toEqual([{ entity_key: "domain:b.example" }]);
   });
 });
