@@ -255,8 +255,10 @@ export class ResilientProvider implements ReputationProvider {
         const findings = await this.adapter.lookup(query, { signal: attemptSignal, fetch: this.fetchImpl });
         this.failures = 0;
         const at = this.clock.now();
-        const ttl = findings.length > 0 ? this.options.positiveTtlMs : this.options.negativeTtlMs;
-        await this.cache.put(this.name, key, findings, at, new Date(at.getTime() + ttl)).catch(() => undefined);
+        // A finding that says when it stops being true (Safe Browsing's cacheDuration) caps the time it is kept.
+        let expires = at.getTime() + (findings.length > 0 ? this.options.positiveTtlMs : this.options.negativeTtlMs);
+        for (const f of findings) if (f.expires_at) expires = Math.min(expires, Date.parse(f.expires_at) || expires);
+        if (expires > at.getTime()) await this.cache.put(this.name, key, findings, at, new Date(expires)).catch(() => undefined);
         return findings;
       } catch (e) {
         const err = e instanceof ProviderError ? e : new ProviderError(attemptSignal.aborted ? "timeout" : "malformed", `${this.name}: ${(e as Error).message}`, attemptSignal.aborted);

@@ -1,4 +1,4 @@
-import { parseEntity, type Finding } from "@svc/core";
+import { parseEntity, type Clock, type Finding } from "@svc/core";
 import { fetchJson, ProviderError, type ProviderAdapter, type ProviderIo, type ProviderQuery } from "./framework.js";
 
 const trimBase = (u: string): string => (u.endsWith("/") ? u.slice(0, -1) : u);
@@ -16,10 +16,10 @@ function urlOf(query: ProviderQuery): string {
  * Google Safe Browsing v4 Lookup (`threatMatches:find`): one URL per check, the key in the query
  * string as the API requires. A match is a `reputation.url_listed` finding; `{}` is "no match".
  */
-export function safeBrowsingAdapter(opts: { key: string; baseUrl?: string | undefined }): ProviderAdapter {
+export function safeBrowsingAdapter(opts: { key: string; baseUrl?: string | undefined; clock?: Clock }): ProviderAdapter {
   const base = trimBase(opts.baseUrl ?? "https://safebrowsing.googleapis.com");
   const source = { name: "safe-browsing", version: "v4" };
-  const find = async (url: string, io: ProviderIo): Promise<{ threatType: string; url: string }[]> => {
+  const find = async (url: string, io: ProviderIo): Promise<{ threatType: string; url: string; cacheSeconds: number | null }[]> => {
     const body = {
       client: { clientId: "svc", clientVersion: "1" },
       threatInfo: {
@@ -35,9 +35,13 @@ export function safeBrowsingAdapter(opts: { key: string; baseUrl?: string | unde
     if (answer === null || typeof answer !== "object") throw malformed("safe-browsing", "an object");
     if (answer.matches === undefined) return [];
     if (!Array.isArray(answer.matches)) throw malformed("safe-browsing", "a matches array");
-    return (answer.matches as { threatType?: unknown; threat?: { url?: unknown } }[])
+    return (answer.matches as { threatType?: unknown; threat?: { url?: unknown }; cacheDuration?: unknown }[])
       .filter((m) => typeof m?.threatType === "string")
-      .map((m) => ({ threatType: m.threatType as string, url: typeof m.threat?.url === "string" ? m.threat.url : url }));
+      .map((m) => {
+        // cacheDuration is a protobuf Duration in JSON: "300s", "0.5s".
+        const d = typeof m.cacheDuration === "string" ? /^(\d+(?:\.\d+)?)s$/.exec(m.cacheDuration) : null;
+        return { threatType: m.threatType as string, url: typeof m.threat?.url === "string" ? m.threat.url : url, cacheSeconds: d ? Number(d[1]) : null };
+      });
   };
   return {
     name: "safe-browsing",
@@ -46,12 +50,16 @@ export function safeBrowsingAdapter(opts: { key: string; baseUrl?: string | unde
       const matches = await find(urlOf(query), io);
       if (matches.length === 0) return [];
       const types = [...new Set(matches.map((m) => m.threatType))].sort();
+      const seconds = matches.map((m) => m.cacheSeconds).filter((c): c is number => c !== null);
+      // A match holds only for its cacheDuration (the API's terms): the verdict, and our cache, say so.
+      const expires = seconds.length > 0 ? new Date((opts.clock?.now().getTime() ?? Date.now()) + Math.min(...seconds) * 1000).toISOString() : null;
       return [{
         code: "reputation.url_listed",
         family: "reputation",
         message: `Google Safe Browsing lists this as ${types.map((t) => t.toLowerCase().replace(/_/g, " ")).join(", ")}`,
         evidence: { list: "safe-browsing", threat_types: types.join(",") },
         source,
+        ...(expires ? { expires_at: expires } : {}),
       } satisfies Finding];
     },
     async probe(io) {

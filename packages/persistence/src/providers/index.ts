@@ -47,7 +47,7 @@ export function providerAdapters(settings: ProviderSettings, clock: Clock): Prov
         out.push(dnsAdapter({ servers: settings.dnsServers ?? [] }));
         break;
       case "safe-browsing":
-        out.push(safeBrowsingAdapter({ key: settings.safeBrowsingKey ?? "", baseUrl: settings.safeBrowsingUrl }));
+        out.push(safeBrowsingAdapter({ key: settings.safeBrowsingKey ?? "", baseUrl: settings.safeBrowsingUrl, clock }));
         break;
       case "urlhaus":
         out.push(urlhausAdapter({ key: settings.urlhausKey ?? "", baseUrl: settings.urlhausUrl }));

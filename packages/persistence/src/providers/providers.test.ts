@@ -170,8 +170,16 @@ describe("adapters read each service's wire format", () => {
       if (url === "http://broken.example/") return json(res, 400, { error: { code: 400, message: "API key not valid.", status: "INVALID_ARGUMENT" } });
       json(res, 200, {});
     });
-    const p = new ResilientProvider(safeBrowsingAdapter({ key: "sbk", baseUrl: base }), new MemoryProviderCache(), clock, FAST);
-    expect((await p.check("domain", "bad.example", never)).map((x) => [x.code, x.evidence.threat_types])).toEqual([["reputation.url_listed", "MALWARE"]]);
+    const p = new ResilientProvider(safeBrowsingAdapter({ key: "sbk", baseUrl: base, clock }), new MemoryProviderCache(), clock, FAST);
+    const listed = await p.check("domain", "bad.example", never);
+    expect(listed.map((x) => [x.code, x.evidence.threat_types])).toEqual([["reputation.url_listed", "MALWARE"]]);
+    expect(listed[0]?.expires_at).toBe(new Date(clock.now().getTime() + 300_000).toISOString());
+    // Kept no longer than its cacheDuration: asked again after 300 s.
+    await p.check("domain", "bad.example", never);
+    expect(hits.get("/v4/threatMatches:find")).toBe(1);
+    clock.advance(301_000);
+    await p.check("domain", "bad.example", never);
+    expect(hits.get("/v4/threatMatches:find")).toBe(2);
     expect(asked).toMatchObject({ key: "sbk", body: { threatInfo: { threatEntries: [{ url: "http://bad.example/" }] } } });
     expect(await p.check("domain", "fine.example", never)).toEqual([]);
     await expect(p.check("domain", "broken.example", never)).rejects.toThrow(/HTTP 400/);
