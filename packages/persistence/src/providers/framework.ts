@@ -266,6 +266,13 @@ export class ResilientProvider implements ReputationProvider {
           this.recordFailure();
           throw err;
         }
+        // A retry is a call too: it needs a token of the rate limit.
+        this.refill(monotonic());
+        if (this.tokens < 1) {
+          this.recordFailure();
+          throw err;
+        }
+        this.tokens -= 1;
         attempt++;
         const backoff = Math.max(err.retryAfterMs ?? 0, this.options.backoffMs * 2 ** (attempt - 1) * (0.5 + Math.random() / 2));
         await abortableSleep(backoff, signal).catch(() => undefined);
