@@ -1,6 +1,6 @@
 // Markdown rendering of evaluation results (printed by the tools and written to docs/detection.md).
 import { readFileSync, writeFileSync } from "node:fs";
-import { countTable, stableHash, type Corpus } from "./corpus.js";
+import { countTable, MALICIOUS_SETS, stableHash, type Corpus } from "./corpus.js";
 import { HIGH, MEDIUM, type Row, type Summary, type Target } from "./evaluate.js";
 import { pct } from "./metrics.js";
 
@@ -17,10 +17,10 @@ export function renderCorpus(corpus: Corpus): string {
   const rows = sets.map((s) => {
     const a = corpus.accounting[s];
     const c = counts[s];
-    return [s, a.raw, a.unparsable, a.duplicate, a.conflict, a.kept, c.intel, c.dev, c.test];
+    return [s, a.raw, a.unparsable, a.duplicate, a.conflict, a.seenEarlier, a.kept, c.train, c.valid, c.test];
   });
   const sources = Object.entries(corpus.sources).map(([k, v]) => `${k}@${v}`).join(", ");
-  return `Sources: ${sources}. Corpus fingerprint \`${corpus.fingerprint}\`.\n\n${mdTable(["set", "raw", "unparsable", "duplicate", "label conflict", "kept", "intel", "dev", "test"], rows)}`;
+  return `Sources: ${sources}. Corpus fingerprint \`${corpus.fingerprint}\`.\n\n${mdTable(["set", "raw", "unparsable", "duplicate", "label conflict", "seen earlier", "kept", "train", "valid", "test"], rows)}`;
 }
 
 export function renderTargets(ts: readonly Target[]): string {
@@ -33,7 +33,7 @@ export function renderSummary(s: Summary): string {
     mdTable(
       ["all domains", "value"],
       [
-        ["examples (malicious / legitimate)", `${s.malicious} / ${s.legit}`],
+        ["examples (malicious / legitimate; allowlisted left out)", `${s.malicious} / ${s.legit} (${s.allowlisted})`],
         ["ROC AUC", f3(s.auc)],
         [`precision at ≥ ${MEDIUM} (medium)`, pct(s.medium.precision)],
         [`recall at ≥ ${MEDIUM}`, pct(s.medium.recall)],
@@ -46,8 +46,8 @@ export function renderSummary(s: Summary): string {
   );
   parts.push(
     mdTable(
-      ["set", "n", `flagged ≥ ${MEDIUM}`, `flagged ≥ ${HIGH}`, "max score", "on svc allowlist", "intel hits"],
-      s.sets.map((x) => [x.set + (x.set === "phishing" ? " (recall)" : " (FPR)"), x.n, pct(x.atMedium, 2), pct(x.atHigh, 2), x.maxScore, x.allowlisted, x.intelHits]),
+      ["set (family)", "n measured", `flagged ≥ ${MEDIUM}`, `flagged ≥ ${HIGH}`, "max score", "allowlisted (not in n)"],
+      s.sets.map((x) => [x.set + (MALICIOUS_SETS.includes(x.set) ? " (recall)" : " (FPR)"), x.n, pct(x.atMedium, 2), pct(x.atHigh, 2), x.maxScore, x.allowlisted]),
     ),
   );
   parts.push(
@@ -64,11 +64,8 @@ export function renderSummary(s: Summary): string {
   );
   parts.push(
     mdTable(
-      ["entity type", "n", "ROC AUC", `recall ≥ ${HIGH}`, `FPR ≥ ${HIGH}`],
-      [
-        ...s.types.map((t) => [t.type, t.n, f3(t.auc), pct(t.recallHigh), pct(t.fprHigh, 2)]),
-        ...["url", "email", "wallet", "ip_address", "phone", "social_account"].filter((t) => !s.types.some((x) => x.type === t)).map((t) => [t, 0, "no labelled data", "–", "–"]),
-      ],
+      ["TLD or hosting platform", "malicious", `recall ≥ ${HIGH}`, "legitimate", `FPR ≥ ${HIGH}`],
+      s.where.map((g) => [g.key, g.malicious, pct(g.recallHigh), g.legit, pct(g.fprHigh, 2)]),
     ),
   );
   return parts.join("\n\n");
@@ -78,7 +75,7 @@ const signalList = (r: Row): string => (r.signals.length === 0 ? "(none)" : r.si
 
 /** The highest-scoring legitimate examples. */
 export function worstFalsePositives(rows: readonly Row[], n = 20): Row[] {
-  return rows.filter((r) => !r.malicious && r.score > 0).sort((a, b) => b.score - a.score || a.domain.localeCompare(b.domain)).slice(0, n);
+  return rows.filter((r) => !r.malicious && !r.allowlisted && r.score > 0).sort((a, b) => b.score - a.score || a.domain.localeCompare(b.domain)).slice(0, n);
 }
 
 /** A stable, representative sample of malicious examples below `high` (ordered by hash, not picked by hand). */
@@ -94,11 +91,11 @@ export function renderExamples(rows: readonly Row[]): string {
   for (const r of missed) for (const s of r.signals) codeCounts.set(s.code, (codeCounts.get(s.code) ?? 0) + 1);
   const topCodes = [...codeCounts].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([c, k]) => `${c} (${k})`).join(", ");
   return [
-    `**Worst false positives (dev split, ${fps.length} shown, highest score first).**`,
+    `**Worst false positives (valid split, ${fps.length} shown, highest score first).**`,
     "",
     mdTable(["domain", "set", "score", "signals (points)"], fps.map((r) => [`\`${r.domain}\``, r.set, r.score, signalList(r)])),
     "",
-    `**Missed phishing (dev split).** ${missed.length} of ${rows.filter((r) => r.malicious).length} phishing domains score below ${HIGH}: ${band(0, 0)} score 0 (no signal at all), ${band(1, MEDIUM - 1)} score 1–${MEDIUM - 1}, ${band(MEDIUM, HIGH - 1)} score ${MEDIUM}–${HIGH - 1}. Most common signals among them: ${topCodes || "none"}. A stable sample of 20 (ordered by a hash of the name, not chosen by hand):`,
+    `**Missed scams (valid split).** ${missed.length} of ${rows.filter((r) => r.malicious).length} scam domains score below ${HIGH}: ${band(0, 0)} score 0 (no signal at all), ${band(1, MEDIUM - 1)} score 1–${MEDIUM - 1}, ${band(MEDIUM, HIGH - 1)} score ${MEDIUM}–${HIGH - 1}. Most common signals among them: ${topCodes || "none"}. A stable sample of 20 (ordered by a hash of the name, not chosen by hand):`,
     "",
     mdTable(["domain", "score", "signals (points)"], missedSample(rows).map((r) => [`\`${r.domain}\``, r.score, signalList(r)])),
   ].join("\n");

@@ -6,7 +6,10 @@ import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { record, runCheck } from "./checks.js";
 import { idempotent } from "./idempotency.js";
-import { authenticate, callerOf } from "./middleware/auth.js";
+import { callerOf } from "./middleware/auth.js";
+import { authenticateKeyOrSession } from "./web/session.js";
+import { registerAuthRoutes } from "./web/auth-routes.js";
+import { registerDashboardRoutes } from "./web/dashboard-routes.js";
 import { jsonBody } from "./middleware/json-body.js";
 import { charged, rateLimitHeaders } from "./middleware/rate-limit.js";
 import { requestId } from "./middleware/request-id.js";
@@ -21,6 +24,11 @@ import { registerKeyRoutes } from "./routes/keys.js";
 import { registerReportRoutes } from "./routes/reports.js";
 import { registerHomeRoutes } from "./routes/home.js";
 import { registerAuditVerifyRoutes } from "./routes/audit-verify.js";
+import { registerBillingRoutes, registerStripeWebhook } from "./routes/billing.js";
+import { registerAccountRoutes } from "./routes/account.js";
+import { registerReviewRoutes } from "./routes/reviews.js";
+import { registerPrivacyRoute } from "./routes/privacy.js";
+import { processorProblem } from "./billing/stripe-billing.js";
 import type { ApiServices } from "./services.js";
 
 const EXPORT_BLOCK_ROWS = 1_000;
@@ -36,6 +44,11 @@ export function createApp(s: ApiServices): OpenAPIHono {
   app.use("*", requestId(() => s.ids.next("req")));
   app.onError((err, c) => {
     if (err instanceof ApiProblem) return problemResponse(c, err.init);
+    const processor = processorProblem(err);
+    if (processor) {
+      s.logger.error({ err, request_id: c.get("requestId" as never) }, "payment processor error");
+      return problemResponse(c, processor);
+    }
     if (err instanceof InvalidCursorError) return problemResponse(c, { status: 422, code: "request.invalid_cursor", title: "Invalid cursor", detail: "This cursor was not issued by this API to this account, or it was modified; start from the first page." });
     if (err instanceof HTTPException && err.status < 500) return problemResponse(c, { status: err.status, code: `http.${err.status}`, title: "Bad request", detail: err.message });
     // Never leak a stack trace or SQL to the client; the request id ties the log line to the answer.
@@ -57,9 +70,15 @@ export function createApp(s: ApiServices): OpenAPIHono {
   app.get("/v1/openapi.json", (c) => c.json(withBearerAlternative(app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "svc API", version: "1.0.0", description: "Entity risk screening. Results are automated risk indicators for information only." } }))));
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "X-API-Key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", { type: "http", scheme: "bearer", description: "The same API key as `X-API-Key`, sent as `Authorization: Bearer <key>`." });
-  registerHomeRoutes(app);
+  app.openAPIRegistry.registerComponent("securitySchemes", "Session", { type: "apiKey", in: "cookie", name: "svc_session", description: "The dashboard's session cookie (set by `/auth/signup`, `/auth/login` and social sign-in). Acts on the signed-in user's own account; writes must come from this site (`Origin` / `Sec-Fetch-Site`)." });
+  registerHomeRoutes(app, s);
+  registerAuthRoutes(app, s);
+  registerDashboardRoutes(app, s);
+  registerPrivacyRoute(app);
+  // Stripe signs the raw body and sends no API key: before authentication and JSON parsing.
+  registerStripeWebhook(app, s);
 
-  app.use("/v1/*", async (c, next) => (c.req.path === "/v1/openapi.json" ? next() : authenticate(s)(c, next)));
+  app.use("/v1/*", async (c, next) => (c.req.path === "/v1/openapi.json" ? next() : authenticateKeyOrSession(s)(c, next)));
   app.use("/v1/*", rateLimitHeaders(s));
   app.use("/v1/*", bodyLimit({
     maxSize: s.bodyLimitBytes,
@@ -233,6 +252,9 @@ export function createApp(s: ApiServices): OpenAPIHono {
   registerUsageRoutes(app, s);
   registerKeyRoutes(app, s);
   registerReportRoutes(app, s);
+  registerBillingRoutes(app, s);
+  registerAccountRoutes(app, s);
+  registerReviewRoutes(app, s);
 
   return app;
 }

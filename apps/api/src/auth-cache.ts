@@ -39,6 +39,10 @@ export class CachedKeys implements ApiKeyRepository {
   findByHash = (keyHash: string) => this.cache.get(keyHash, () => this.inner.findByHash(keyHash));
   create: ApiKeyRepository["create"] = (input, now) => this.inner.create(input, now);
   list: ApiKeyRepository["list"] = (accountId) => this.inner.list(accountId);
+  /** Forgets every cached key of an account (its plan changed). */
+  forgetAccount(accountId: string): void {
+    this.cache.deleteWhere((k) => k.account_id === accountId);
+  }
   async revoke(accountId: string, keyId: string, now: Date): Promise<boolean> {
     const done = await this.inner.revoke(accountId, keyId, now);
     this.cache.deleteWhere((k) => k.id === keyId);
@@ -52,5 +56,9 @@ export class CachedAccounts implements AccountRepository {
     this.cache = new TtlCache(clock, TTL_MS, MAX_ENTRIES);
   }
   get = (id: string) => this.cache.get(id, () => this.inner.get(id));
+  /** Forgets a cached account (its plan changed). */
+  forget(id: string): void {
+    this.cache.deleteWhere((a) => a.id === id);
+  }
   create: AccountRepository["create"] = (input, now) => this.inner.create(input, now);
 }

@@ -8,10 +8,11 @@ import {
 import {
   CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, FeedSync, GraphLearner,
   buildReputationProviders, openDataSource, TypeOrmAccountRepository, TypeOrmApiKeyRepository, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIdempotencyStore,
-  TypeOrmIntelStore, TypeOrmRateLimiter, TypeOrmReportRepository, TypeOrmServerSecrets, TypeOrmUsageCounter, type ResilientProvider,
+  TypeOrmAccountDeletions, TypeOrmBillingStore, TypeOrmCheckReviews, TypeOrmIntelStore, TypeOrmRateLimiter, TypeOrmWebAccountStore, TypeOrmReportRepository,
+  TypeOrmServerSecrets, TypeOrmUsageCounter, type ResilientProvider,
 } from "@svc/persistence";
 import {
-  AddressPolicy, createCheckQueues, PgBossJobQueue, SqlJobQueue, SsrfWebhookUrlGuard, TypeOrmAsyncJobStore, TypeOrmWebhookSecretStore,
+  ACCOUNT_PURGE_QUEUE, AddressPolicy, createAccountPurgeQueue, createCheckQueues, PgBossJobQueue, SqlJobQueue, SsrfWebhookUrlGuard, TypeOrmAsyncJobStore, TypeOrmWebhookSecretStore,
 } from "@svc/jobs";
 import type { JobQueue } from "@svc/core";
 import type { EntityManager } from "typeorm";
@@ -23,7 +24,10 @@ import { auditKeysOf, type AuditKeys } from "./audit-keys.js";
 import { providerSettings, type Config } from "./config.js";
 import { createLogger } from "./logger.js";
 import { GroupCommitCheckRepository } from "./group-commit.js";
+import { StripeBilling, stripeClient } from "./billing/stripe-billing.js";
 import { BackgroundTasks, type ApiServices, type AsyncServices } from "./services.js";
+import { SmtpMailer, UnsentMailer } from "./web/mailer.js";
+import { oauthProviders } from "./web/oauth.js";
 
 const token = <T>(name: string) => Symbol.for(`svc.${name}`) as ServiceIdentifier<T>;
 export const T = {
@@ -97,6 +101,7 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
     ? await new PgBossJobQueue({ connectionString: config.DATABASE_URL, logger, maxConnections: 4 }).start()
     : new SqlJobQueue(dataSource, { logger, singleProcess: true });
   await createCheckQueues(queue);
+  await createAccountPurgeQueue(queue);
   c.bind(T.JobQueue).toConstantValue(queue);
   c.bind(T.Async).toResolvedValue((ds: DataSource): AsyncServices => ({
     jobs: new TypeOrmAsyncJobStore(ds, queue),
@@ -119,6 +124,32 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
     }),
     [T.Intel, T.DataSource, T.Clock, T.Ids, T.Providers],
   );
+  const billing = config.SVC_STRIPE_SECRET_KEY
+    ? new StripeBilling(
+      stripeClient({ secretKey: config.SVC_STRIPE_SECRET_KEY, ...(config.SVC_STRIPE_API_URL ? { apiUrl: config.SVC_STRIPE_API_URL } : {}) }),
+      new TypeOrmBillingStore(dataSource),
+      {
+        secretKey: config.SVC_STRIPE_SECRET_KEY,
+        webhookSecret: config.SVC_STRIPE_WEBHOOK_SECRET as string,
+        prices: { starter: config.SVC_STRIPE_PRICE_STARTER as string, pro: config.SVC_STRIPE_PRICE_PRO as string },
+        toleranceSeconds: config.SVC_STRIPE_WEBHOOK_TOLERANCE_SECONDS,
+      },
+      config.SVC_PLANS, c.get(T.Clock), logger,
+      // A plan change is seen by this process's next request (other replicas: within the cache's 5 s).
+      (accountId) => {
+        (c.get(T.Accounts) as CachedAccounts).forget(accountId);
+        (c.get(T.Keys) as CachedKeys).forgetAccount(accountId);
+      },
+    )
+    : null;
+  const dataHandling = {
+    deletions: new TypeOrmAccountDeletions(dataSource),
+    reviews: new TypeOrmCheckReviews(dataSource),
+    deletionDelayDays: config.SVC_DELETION_DELAY_DAYS,
+    schedulePurge: async (id: string, at: Date) => {
+      await queue.send(ACCOUNT_PURGE_QUEUE, { deletion_id: id }, { startAfter: at });
+    },
+  };
   const cursorKey = new TextEncoder().encode(await new TypeOrmServerSecrets(dataSource).get("history-cursor", c.get(T.Clock).now()));
   c.bind(T.Services).toResolvedValue(
     (screening: ScreeningDeps, accounts: AccountRepository, keys: ApiKeyRepository, checks: CheckRepository, usage: UsageCounter, idempotency: IdempotencyStore, reports: ReportRepository, graph: GraphRepository, clock: Clock, ids: IdGenerator, logger: Logger): ApiServices => ({
@@ -131,6 +162,16 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
       graphLearner: new GraphLearner(new TypeOrmGraphRepository(dataSource)),
       async: c.get(T.Async),
       cursorKey,
+      billing,
+      ...(config.SVC_BILLING_RETURN_URL ? { billingReturnUrl: config.SVC_BILLING_RETURN_URL } : {}),
+      dataHandling,
+      web: {
+        store: new TypeOrmWebAccountStore(dataSource),
+        mailer: config.SVC_SMTP_URL ? new SmtpMailer(config.SVC_SMTP_URL, config.SVC_MAIL_FROM) : new UnsentMailer(logger),
+        oauth: oauthProviders(config),
+        publicUrl: config.SVC_PUBLIC_URL,
+        loginAttemptsPerMinute: config.SVC_LOGIN_ATTEMPTS_PER_MINUTE,
+      },
     }),
     [T.Screening, T.Accounts, T.Keys, T.Checks, T.Usage, T.Idempotency, T.Reports, T.Graph, T.Clock, T.Ids, T.Logger],
   );

@@ -1,5 +1,5 @@
 import { startWorker, transactionScoped, type RunningWorker } from "@svc/jobs";
-import { startFeedSchedule, TypeOrmCheckRepository } from "@svc/persistence";
+import { startFeedSchedule, TypeOrmAccountDeletions, TypeOrmCheckRepository, TypeOrmServerSecrets } from "@svc/persistence";
 import { ConfigError, type Config } from "./config.js";
 import { T, type Runtime } from "./container.js";
 
@@ -9,6 +9,8 @@ import { T, type Runtime } from "./container.js";
  */
 export async function startEmbeddedWorker(runtime: Runtime, config: Config, options: { pollIntervalMs?: number } = {}): Promise<RunningWorker> {
   const s = runtime.services;
+  const insightsKey = await new TypeOrmServerSecrets(runtime.dataSource).get("insights", s.clock.now());
+  const deletions = new TypeOrmAccountDeletions(runtime.dataSource);
   const auditKeys = runtime.container.get(T.AuditKeys).keyring;
   const pauseMs = pauseFromEnv();
   const worker = await startWorker({
@@ -27,6 +29,7 @@ export async function startEmbeddedWorker(runtime: Runtime, config: Config, opti
     ...(options.pollIntervalMs ? { pollIntervalMs: options.pollIntervalMs } : {}),
     relay: { maxInFlight: 64, singleProcess: true },
     ...(pauseMs > 0 ? { pauseMs } : {}),
+    purgeAccount: (id) => deletions.purge(id, insightsKey, s.clock.now()),
   });
   // Live feeds on a schedule: off unless both SVC_FEEDS and SVC_FEED_SYNC_MINUTES are set.
   if (config.SVC_FEEDS.length === 0 || config.SVC_FEED_SYNC_MINUTES === 0) return worker;

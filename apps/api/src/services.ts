@@ -4,7 +4,10 @@ import type {
 } from "@svc/core";
 import type { AsyncJobStore, WebhookSecretStore, WebhookUrlGuard } from "@svc/core";
 import type { Logger } from "pino";
+import type { TypeOrmAccountDeletions, TypeOrmCheckReviews } from "@svc/persistence";
+import type { StripeBilling } from "./billing/stripe-billing.js";
 import type { PlanCatalog } from "./plans.js";
+import type { WebServices } from "./web/session.js";
 
 /** What the HTTP layer needs; built by the composition root (container.ts) or by tests. */
 export interface ApiServices {
@@ -35,6 +38,23 @@ export interface ApiServices {
   readonly async: AsyncServices;
   /** Signs history cursors (HMAC); from the database, so every replica and restart agrees. */
   readonly cursorKey: Uint8Array;
+  /** Stripe billing; null when the server sells no plans (no SVC_STRIPE_SECRET_KEY). */
+  readonly billing: StripeBilling | null;
+  /** Where Checkout and the portal send the customer back (default: the request's origin). */
+  readonly billingReturnUrl?: string;
+  /** Account deletion and human review. */
+  readonly dataHandling: DataHandlingServices;
+  /** Dashboard sign-in: accounts, sessions, e-mail and social providers (web/). */
+  readonly web: WebServices;
+}
+
+export interface DataHandlingServices {
+  readonly deletions: TypeOrmAccountDeletions;
+  readonly reviews: TypeOrmCheckReviews;
+  /** SVC_DELETION_DELAY_DAYS. */
+  readonly deletionDelayDays: number;
+  /** Queues the purge of deletion request `id` to run at `at`. */
+  schedulePurge(id: string, at: Date): Promise<void>;
 }
 
 export interface AsyncServices {

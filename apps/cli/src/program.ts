@@ -11,6 +11,7 @@ import { migrateCommand } from "./commands/migrate.js";
 import { providersCommand } from "./commands/providers.js";
 import { reportCommand } from "./commands/report.js";
 import { reportsCommand } from "./commands/reports.js";
+import { billingCommand } from "./commands/billing.js";
 import { serveCommand } from "./commands/serve.js";
 import { examples, stderrPaint, type Context } from "./commands/shared.js";
 import { CliError, EXIT, worst } from "./exit.js";
@@ -52,6 +53,7 @@ export function buildProgram(ctx: Context): Command {
   exportCommand(program, ctx);
   reportCommand(program, ctx);
   reportsCommand(program, ctx);
+  billingCommand(program, ctx);
   serveCommand(program, ctx);
   migrateCommand(program, ctx);
   keysCommand(program, ctx);

@@ -100,7 +100,7 @@ describe("svc batch", () => {
     expect(out[0]?.entity.input).toBe("shop-1.example-store.com");
     for (const n of bad) expect(r.stderr).toMatch(new RegExp(`^line ${n}: .* — skipped$`, "m"));
     expect(r.stderr).toContain("longer than 4096 characters");
-    expect(r.stderr).toMatch(/1,998 lines: 1,993 screened, 5 skipped — critical \d+ · high \d+ · medium \d+ · low \d+/);
+    expect(r.stderr).toMatch(/1,998 lines: 1,993 screened, 5 skipped — critical [\d,]+ · high [\d,]+ · medium [\d,]+ · low [\d,]+/);
     expect(rows.map((l) => l.split(",")[1])).toEqual(out.map((v) => v.entity.input));
     expect(out.filter((v) => v.entity.input === "paypa1.com").every((v) => ["high", "critical"].includes(v.risk_level))).toBe(true);
     // Off a terminal: no progress bar, no colors.

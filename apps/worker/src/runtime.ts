@@ -5,7 +5,7 @@ import {
 import { PgBossJobQueue, startWorker, transactionScoped, type Deliverer, type Resolver, type RunningWorker } from "@svc/jobs";
 import {
   buildReputationProviders, CoalescedGraphProximity, CoalescedIntel, CoalescedReportEvidence, FeedSync, HmacAuditKeyring, openDataSource, startFeedSchedule, type FeedSchedule, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIntelStore,
-  TypeOrmReportRepository,
+  TypeOrmAccountDeletions, TypeOrmReportRepository, TypeOrmServerSecrets,
 } from "@svc/persistence";
 import type { Logger } from "pino";
 import type { DataSource } from "typeorm";
@@ -53,6 +53,9 @@ export async function buildWorker(config: WorkerConfig, logger: Logger, override
     ...(providers.length > 0 ? { providers } : {}),
   };
   const auditKeys = new HmacAuditKeyring(config.SVC_AUDIT_KEY, config.SVC_AUDIT_PREVIOUS_KEYS);
+  // Account purges anonymise what is kept under the `insights` key (shared with the API through the database).
+  const insightsKey = await new TypeOrmServerSecrets(dataSource).get("insights", clock.now());
+  const deletions = new TypeOrmAccountDeletions(dataSource);
   const worker = await startWorker({
     ds: dataSource,
     queue,
@@ -69,6 +72,7 @@ export async function buildWorker(config: WorkerConfig, logger: Logger, override
     ...(overrides.resolve ? { resolve: overrides.resolve } : {}),
     ...(overrides.deliverer ? { deliverer: overrides.deliverer } : {}),
     ...(config.SVC_WORKER_PAUSE_MS ? { pauseMs: config.SVC_WORKER_PAUSE_MS } : {}),
+    purgeAccount: (id) => deletions.purge(id, insightsKey, clock.now()),
   });
   const feeds = startFeeds(config, dataSource, clock, logger, overrides.feedsFirstAfterMs);
   return {

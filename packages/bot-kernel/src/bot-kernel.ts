@@ -24,6 +24,8 @@ export interface CommandContext {
   readonly replyToUser?: ChatUser | null;
   /** The platform already knows the sender speaks for the chat (Telegram anonymous admins). */
   readonly senderIsAdmin?: boolean;
+  /** Only the bot saw the command's arguments (Discord slash-command options): nothing to take down. */
+  readonly argumentsPrivate?: boolean;
 }
 
 export interface PrivateMessage {
@@ -587,8 +589,9 @@ export class BotKernel {
 
   private async connect(ctx: CommandContext, key: string, s: ChatSettings): Promise<void> {
     // The key was posted where others can read it: take it down first, whatever happens next.
-    const removed = ctx.message && ctx.chatKind !== "private" ? await this.deps.chat.deleteMessage(ctx.message) : false;
-    const hygiene = removed ? "I deleted your message because it contained the key." : ctx.chatKind !== "private" ? "Please delete your message: it contains the key." : "";
+    const exposed = ctx.chatKind !== "private" && ctx.argumentsPrivate !== true;
+    const removed = ctx.message && exposed ? await this.deps.chat.deleteMessage(ctx.message) : false;
+    const hygiene = removed ? "I deleted your message because it contained the key." : exposed ? "Please delete your message: it contains the key." : "";
     const send = (...blocks: Block[]): Promise<void> => (removed ? this.deps.chat.send(ctx.chatId, { blocks }) : this.respond(ctx, { blocks }));
     if (!isWellFormedApiKey(key)) {
       return send(text(`That is not a valid API key (they start with svc_live_ and are 47 characters long; a typo breaks the checksum). ${hygiene}`.trim()), text(`Usage: ${commandSyntax(this.deps.dialect, "connect")}`));

@@ -4,3 +4,4 @@ export * from "./keys.js";
 export * from "./reports.js";
 export * from "./text.js";
 export * from "./audit-verify.js";
+export * from "./billing.js";

@@ -1,8 +1,9 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
-import { brands, confusables, cryptoAssets, dataVersions, disposableEmailDomains, englishWords, freeEmailDomains, freeHostingDomains, platformPaths, riskyKeywords, shortenerDomains, suspiciousTlds, walletLures, type Brand } from "@svc/intel";
+import { brands, confusables, cryptoAssets, dataVersions, domainModel, projects, disposableEmailDomains, englishWords, freeEmailDomains, freeHostingDomains, platformPaths, riskyKeywords, shortenerDomains, suspiciousTlds, walletLures, type Brand } from "@svc/intel";
 import { buildImpersonationIndex, type ImpersonationIndex } from "./detection/impersonation/index.js";
 import { InMemoryIntelIndex } from "./detection/intel-index.js";
+import { buildDomainModel, type DomainModel } from "./detection/model/domain-model.js";
 import { buildPlatformTable } from "./detection/platform-paths.js";
 import type { ReferenceData } from "./detection/reference.js";
 import type { Thresholds } from "./detection/types.js";
@@ -87,6 +88,8 @@ export function defaultReference(): ReferenceData {
       "wallet-lures": dataVersions["svc/wallet-lures"] ?? "unknown",
       "free-hosting": dataVersions["svc/free-hosting"] ?? "unknown",
       "platform-paths": dataVersions["svc/platform-paths"] ?? "unknown",
+      "domain-model": dataVersions["svc/domain-model"] ?? "unknown",
+      projects: dataVersions["svc/projects"] ?? "unknown",
       "disposable-email": `disposable-email-domains-js@${dataVersions["disposable-email-domains-js"] ?? "?"}`,
       "free-email": `email-providers@${dataVersions["email-providers"] ?? "?"}`,
       unhomoglyph: dataVersions.unhomoglyph ?? "unknown",
@@ -108,6 +111,7 @@ export function defaultReference(): ReferenceData {
     officialDomains: new Map(brands.flatMap((b) => b.officialDomains.map((d) => [d, b] as const))),
     platforms: buildPlatformTable(platformPaths),
     protectedAddresses: [],
+    domainModel: buildDomainModel(domainModel, projects, [...freeHostingDomains.keys(), ...brands.flatMap((b) => b.userContentDomains)]),
   };
   return cachedReference;
 }
@@ -147,6 +151,8 @@ export interface ScreenerOptions {
   readonly intel?: Iterable<IntelRecord> | IntelStore;
   readonly protectedAddresses?: readonly { readonly address: string; readonly label: string }[];
   readonly thresholds?: Thresholds;
+  /** The learned domain model; null screens by the rules alone (as tools/train does to read them). Default: the bundled one. */
+  readonly domainModel?: DomainModel | null;
   readonly clock?: Clock;
   readonly ids?: IdGenerator;
   /** Ports for live evidence; absent ports are simply not consulted. */
@@ -180,7 +186,7 @@ export function createScreener(options: ScreenerOptions = {}): Screener {
     if (options.intel) index.addAll(options.intel);
     intel = index;
   }
-  const base = defaultReference();
+  const base = options.domainModel === undefined ? defaultReference() : { ...defaultReference(), domainModel: options.domainModel };
   const reference = options.protectedAddresses
     ? { ...base, protectedAddresses: options.protectedAddresses, versions: { ...base.versions, "protected-addresses": protectedAddressesVersion(options.protectedAddresses) } }
     : base;

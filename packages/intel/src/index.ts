@@ -7,9 +7,11 @@
  */
 import brandsJson from "../data/brands.json" with { type: "json" };
 import cryptoAssetsJson from "../data/crypto-assets.json" with { type: "json" };
+import domainModelJson from "../data/domain-model.json" with { type: "json" };
 import freeHostingJson from "../data/free-hosting.json" with { type: "json" };
 import keywordsJson from "../data/keywords.json" with { type: "json" };
 import platformPathsJson from "../data/platform-paths.json" with { type: "json" };
+import projectsJson from "../data/projects.json" with { type: "json" };
 import shortenersJson from "../data/shorteners.json" with { type: "json" };
 import tldsJson from "../data/suspicious-tlds.json" with { type: "json" };
 import walletLuresJson from "../data/wallet-lures.json" with { type: "json" };
@@ -28,9 +30,11 @@ import { canonicalDomainSet, confusablesMap, type DomainListResult } from "./ext
 import {
   brandsFileSchema,
   cryptoAssetsFileSchema,
+  domainModelFileSchema,
   freeHostingFileSchema,
   keywordsFileSchema,
   platformPathsFileSchema,
+  projectsFileSchema,
   shortenersFileSchema,
   suspiciousTldsFileSchema,
   validate,
@@ -48,9 +52,11 @@ export {
   DOMAIN_RE,
   brandsFileSchema,
   cryptoAssetsFileSchema,
+  domainModelFileSchema,
   freeHostingFileSchema,
   keywordsFileSchema,
   platformPathsFileSchema,
+  projectsFileSchema,
   shortenersFileSchema,
   suspiciousTldsFileSchema,
   walletLuresFileSchema,
@@ -134,6 +140,23 @@ const cryptoAssetsFile = validate(cryptoAssetsFileSchema, cryptoAssetsJson, "dat
 const walletLuresFile = validate(walletLuresFileSchema, walletLuresJson, "data/wallet-lures.json");
 const freeHostingFile = validate(freeHostingFileSchema, freeHostingJson, "data/free-hosting.json");
 const platformPathsFile = validate(platformPathsFileSchema, platformPathsJson, "data/platform-paths.json");
+const projectsFile = validate(projectsFileSchema, projectsJson, "data/projects.json");
+const domainModelFile = validate(domainModelFileSchema, domainModelJson, "data/domain-model.json");
+
+/** Crypto projects' names (lower-case, 4–24 letters) and the registrable domains they own (data/projects.json). */
+export const projects: readonly { readonly names: readonly string[]; readonly domains: readonly string[] }[] = Object.freeze(projectsFile.projects.map((p) => Object.freeze({ names: Object.freeze([...p.names]), domains: Object.freeze([...p.domains]) })));
+
+/** The learned domain model's stored weights and vocabulary (data/domain-model.json; loaded by @svc/core). */
+export const domainModel = Object.freeze({
+  version: domainModelFile.version,
+  hashed: domainModelFile.hashed,
+  named: Object.freeze([...domainModelFile.named]),
+  weights: domainModelFile.weights,
+  scale: domainModelFile.scale,
+  calibration: Object.freeze({ ...domainModelFile.calibration }),
+  scoreMap: Object.freeze(domainModelFile.scoreMap.map(([t, s]) => Object.freeze([t, s] as const))),
+  lureWords: Object.freeze([...domainModelFile.lureWords]),
+});
 
 const freeze = <T>(xs: T[]): readonly T[] => Object.freeze(xs);
 
@@ -276,6 +299,8 @@ export const dataVersions: Readonly<Record<string, string>> = Object.freeze({
   "svc/wallet-lures": walletLuresFile.version,
   "svc/free-hosting": freeHostingFile.version,
   "svc/platform-paths": platformPathsFile.version,
+  "svc/projects": projectsFile.version,
+  "svc/domain-model": domainModelFile.version,
   "disposable-email-domains-js": disposablePkg.version,
   "email-providers": freeMailPkg.version,
   unhomoglyph: unhomoglyphPkg.version,

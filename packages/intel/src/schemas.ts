@@ -215,6 +215,28 @@ export const platformPathsFileSchema = z.strictObject({
 });
 
 /** Parses `data` with `schema`, throwing an error that names the file and every problem. */
+/** Crypto projects' names and official domains, derived from pinned npm registries (tools/train/projects.ts). */
+export const projectsFileSchema = z.strictObject({
+  ...header,
+  note: z.string().min(10),
+  sources: z.array(z.strictObject({ package: z.string().min(1), version: z.string().min(1), licence: z.string().min(1), projects: z.number().int().min(0) })).min(1),
+  projects: z.array(z.strictObject({ names: z.array(z.string().regex(/^[a-z0-9]{4,24}$/)).min(1), domains: z.array(domain) })).min(1),
+});
+
+/** The learned domain model (tools/train): logistic regression weights, calibration, vocabulary. */
+export const domainModelFileSchema = z.strictObject({
+  ...header,
+  note: z.string().min(10),
+  trained_on: z.array(z.string().min(1)).min(1),
+  hashed: z.number().int().positive(),
+  named: z.array(z.string().min(1)),
+  weights: z.string().regex(/^[a-z0-9+/]*={0,2}$/i),
+  scale: z.number().positive(),
+  calibration: z.strictObject({ a: z.number(), b: z.number() }),
+  scoreMap: z.array(z.tuple([z.number(), z.number().min(0).max(100)])),
+  lureWords: z.array(z.string().regex(/^[a-z0-9]{4,24}$/)),
+});
+
 export function validate<S extends z.ZodType>(schema: S, data: unknown, file: string): z.output<S> {
   const r = schema.safeParse(data);
   if (!r.success) throw new Error(`@svc/intel: ${file} is invalid:\n${z.prettifyError(r.error)}`);

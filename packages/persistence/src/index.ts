@@ -14,6 +14,7 @@ export { TypeOrmReportRepository } from "./repositories/typeorm-report-repositor
 export { TypeOrmGraphRepository } from "./repositories/typeorm-graph-repository.js";
 export { TypeOrmServerSecrets } from "./repositories/typeorm-server-secrets.js";
 export { TypeOrmIntelStore } from "./repositories/typeorm-intel-store.js";
+export { TypeOrmWebAccountStore } from "./repositories/typeorm-web-account-store.js";
 export { TypeOrmBotSettingsStore } from "./repositories/typeorm-bot-settings-store.js";
 export { TypeOrmBotStatsStore } from "./repositories/typeorm-bot-stats-store.js";
 export { TypeOrmBotMemberDirectory, type MemberDirectoryOptions } from "./repositories/typeorm-bot-member-directory.js";
@@ -21,11 +22,14 @@ export { TypeOrmBotPaymentLedger } from "./repositories/typeorm-bot-payment-ledg
 export { TypeOrmBotSupportDesk } from "./repositories/typeorm-bot-support-desk.js";
 export { TypeOrmBotChatAdmins, type AddAdminResult, type ChatAdmin } from "./repositories/typeorm-bot-chat-admins.js";
 export { TypeOrmBotSeenEvents } from "./repositories/typeorm-bot-seen-events.js";
+export { TypeOrmSlackInstallations, type SlackInstallationRecord } from "./repositories/typeorm-slack-installations.js";
 export { BOT_TABLES } from "./entities/bot.js";
 export { Coalescer } from "./coalesce.js";
 export { CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, GraphLearner } from "./coalesced.js";
 export { scratchDatabase, type ScratchDatabase } from "./scratch-database.js";
 export { errorForLog } from "./log-errors.js";
+export { TypeOrmBillingStore, type BillingCustomer, type Entitlement, type EntitlementSource, type NewEntitlement, type PlanPropagation, type SubscriptionState } from "./repositories/typeorm-billing-store.js";
+export { TypeOrmAccountDeletions, TypeOrmCheckReviews, anonymousRef, KEPT_ANONYMISED, type CheckReview, type DeletionRequest, type ReviewOutcome } from "./repositories/typeorm-account-data.js";
 export * from "./feeds/index.js";
 export type { IntelFeedRow } from "./entities/intel.js";
 export * from "./providers/index.js";

@@ -3,6 +3,7 @@ import type {
   ApiKeyInfo, CreatedKey, CreateKeyRequestBody,
   AuditRecordSchema, AuditVerification, BatchResponseSchema, GraphResponseSchema, HistoryResponseSchema, ProblemBody, ReportAcceptedSchema,
   ReportBody, ReportListBody, ReportRequestBody, ScreenRequestBody, UsageBody, VerdictBody,
+  BillingStatusSchema, CheckoutSessionSchema, DeletionRequestSchema, OperatorReviewSchema, PortalSessionSchema, RefundResultSchema, ReviewQueueSchema, ReviewSchema,
 } from "@svc/contracts";
 
 export type Verdict = VerdictBody;
@@ -16,6 +17,14 @@ export type { ApiKeyInfo, CreatedKey, CreateKeyRequestBody };
 /** A report as the moderation queue shows it. */
 export type Report = ReportBody;
 export type ReportList = ReportListBody;
+export type BillingStatus = z.infer<typeof BillingStatusSchema>;
+export type CheckoutSession = z.infer<typeof CheckoutSessionSchema>;
+export type PortalSession = z.infer<typeof PortalSessionSchema>;
+export type RefundResult = z.infer<typeof RefundResultSchema>;
+export type DeletionRequest = z.infer<typeof DeletionRequestSchema>;
+export type Review = z.infer<typeof ReviewSchema>;
+export type OperatorReview = z.infer<typeof OperatorReviewSchema>;
+export type ReviewQueue = z.infer<typeof ReviewQueueSchema>;
 
 /** A problem+json answer from the API, as a typed error. */
 export class SvcApiError extends Error {
@@ -117,6 +126,43 @@ export class SvcClient {
   async revokeKey(id: string, opts: { accountId?: string } = {}): Promise<void> {
     const res = await this.request("DELETE", `/v1/keys/${encodeURIComponent(id)}`, { query: { account_id: opts.accountId } });
     await res.body?.cancel();
+  }
+
+  /** Plan, subscription and purchases (GET /v1/billing). */
+  billing(): Promise<BillingStatus> {
+    return this.json("GET", "/v1/billing");
+  }
+  /** A Stripe Checkout session for a plan: send the customer to its `url`. */
+  checkout(plan: "starter" | "pro"): Promise<CheckoutSession> {
+    return this.json("POST", "/v1/billing/checkout", { body: { plan } });
+  }
+  /** A Stripe Billing Portal session: change plan, card, or cancel. */
+  billingPortal(): Promise<PortalSession> {
+    return this.json("POST", "/v1/billing/portal", { body: {} });
+  }
+  /** Refunds an account's Stripe purchase and ends its subscription (operator keys only). */
+  refundPurchase(body: { account_id: string; entitlement_id?: string }): Promise<RefundResult> {
+    return this.json("POST", "/v1/billing/refunds", { body });
+  }
+  /** Deletes the calling key's account: every key stops at once; the data is purged within 30 days. */
+  deleteAccount(): Promise<DeletionRequest> {
+    return this.json("POST", "/v1/account/deletion", { body: { confirm: true } });
+  }
+  /** Asks a person to review one of your checks. */
+  requestReview(checkId: string, reason: string): Promise<Review> {
+    return this.json("POST", `/v1/checks/${encodeURIComponent(checkId)}/review`, { body: { reason } });
+  }
+  /** The review of one of your checks. */
+  review(checkId: string): Promise<Review> {
+    return this.json("GET", `/v1/checks/${encodeURIComponent(checkId)}/review`);
+  }
+  /** The human-review queue (operator keys only). */
+  reviews(query: { status?: "pending" | "resolved"; limit?: number; cursor?: string } = {}): Promise<ReviewQueue> {
+    return this.json("GET", "/v1/reviews", { query });
+  }
+  /** Resolves a review (operator keys only); a note is required unless upheld. */
+  resolveReview(id: string, body: { outcome: "upheld" | "changed" | "dismissed"; note?: string }): Promise<OperatorReview> {
+    return this.json("POST", `/v1/reviews/${encodeURIComponent(id)}/resolve`, { body });
   }
 
   private async json<T>(method: string, path: string, opts: { body?: unknown; query?: Query; idempotencyKey?: string } = {}): Promise<T> {

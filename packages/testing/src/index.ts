@@ -16,3 +16,4 @@ export { usageCounterContract } from "./contracts/usage-counter-contract.js";
 export { reportRepositoryContract } from "./contracts/report-repository-contract.js";
 export { graphRepositoryContract, type GraphFixture } from "./contracts/graph-repository-contract.js";
 export { intelStoreContract } from "./contracts/intel-store-contract.js";
+export { startFakeStripe, subscriptionObject, invoiceObject, type FakeStripe } from "./fakes/fake-stripe.js";

@@ -8,6 +8,8 @@ export interface Caller {
   readonly keyId: string;
   readonly plan: Plan;
   readonly role: AccountRole;
+  /** Set when the request came with the dashboard's session cookie instead of a key. */
+  readonly sessionUserId?: string;
 }
 
 const unauthorized = (code: string, detail: string) =>

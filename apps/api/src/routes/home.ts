@@ -1,6 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { docsPage, homePage } from "../docs-page.js";
 import { ORIGIN_VARY, publicOrigin } from "../public-origin.js";
+import type { ApiServices } from "../services.js";
+import { browserHome } from "../web/dashboard-routes.js";
 
 const OPENAPI_PATH = "/v1/openapi.json";
 
@@ -13,8 +15,8 @@ function wantsJson(accept: string | undefined): boolean {
 }
 
 /** `GET /` (what this service is) and `GET /docs` (the API reference page); no key needed. */
-export function registerHomeRoutes(app: OpenAPIHono): void {
-  app.get("/", (c) => {
+export function registerHomeRoutes(app: OpenAPIHono, s: ApiServices): void {
+  app.get("/", async (c) => {
     const origin = publicOrigin(c);
     c.header("Vary", `Accept, ${ORIGIN_VARY}`);
     if (wantsJson(c.req.header("accept"))) {
@@ -26,6 +28,8 @@ export function registerHomeRoutes(app: OpenAPIHono): void {
         disclaimer: "Automated risk indicator for information only; not legal, financial or investment advice.",
       });
     }
+    // A browser gets the dashboard, or the sign-in page; other clients (curl) the description.
+    if (/text\/html/i.test(c.req.header("accept") ?? "")) return browserHome(s, c, app.routes);
     return c.html(homePage(origin));
   });
   app.get("/docs", (c) => {

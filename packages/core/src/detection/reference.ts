@@ -1,4 +1,5 @@
 import type { Brand } from "@svc/intel";
+import type { DomainModel } from "./model/domain-model.js";
 import type { PlatformTable } from "./platform-paths.js";
 import type { SourceRef } from "./types.js";
 
@@ -33,6 +34,8 @@ export interface ReferenceData {
   readonly platforms: PlatformTable;
   /** Addresses that look-alikes imitate (exchange hot wallets, the account's own …). */
   readonly protectedAddresses: readonly { readonly address: string; readonly label: string }[];
+  /** The learned domain model (decision 0023); null where none is loaded. */
+  readonly domainModel: DomainModel | null;
 }
 
 export const source = (ref: ReferenceData, name: string): SourceRef => ({ name, version: ref.versions[name] ?? "unknown" });

@@ -27,13 +27,23 @@ export interface Ruleset {
   /** Score ceiling for an entity on an allowlist (official domains stay `low` whatever else fires). */
   readonly allowlistedCeiling: number;
   readonly thresholds: Thresholds;
+  /**
+   * How the learned domain model's score meets the rest (decision 0023): "max" — the higher of the
+   * model's and the other families' combined score; "name" — the model stands for the name
+   * evidence (the lexical and impersonation families are its inputs) and is combined with the
+   * rest; where the impersonation family fired, the rules' own reading of the name (impersonation
+   * with the lexical signs beside it) stays a floor: a recognised look-alike of a brand is not
+   * argued down by a model trained on other names.
+   */
+  readonly modelCombination?: "max" | "name";
 }
 
 export const RULESET: Ruleset = {
-  version: "2026.11.4",
+  version: "2026.11.5",
   thresholds: { review: 30, block: 85 },
   withinFamilyDamping: 0.5,
   allowlistedCeiling: 10,
+  modelCombination: "name",
   familyCaps: { lexical: 55, network: 40, email: 60, phone: 60, reports: 70, graph: 60, reputation: 80 },
   rules: {
     // intel: curated lists
@@ -61,6 +71,8 @@ export const RULESET: Ruleset = {
     "domain.crypto_term": { points: 22, category: "lexical" },
     "domain.free_hosting": { points: 22, category: "lexical" },
     "domain.new_gtld": { points: 8, category: "lexical" },
+    // the learned domain model: its points are its calibrated probability × 100 (decision 0023)
+    "domain.model_risk": { points: 100, category: "lexical" },
     "entity.hidden_characters": { points: 40, category: "lexical" },
     "url.ip_literal_host": { points: 35, category: "lexical" },
     "url.ip_obfuscated": { points: 50, category: "lexical" },

@@ -66,8 +66,13 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
   // Combine: damped noisy-OR within a family (capped), plain noisy-OR across families.
   const points: number[] = new Array<number>(findings.length);
   // Families with points, in the order first seen (the order the noisy-OR multiplies them in).
-  const families: Family[] = [];
+  const families: string[] = [];
   let strongest = 0;
+  // The learned model's score: compared with the other families' combination, not added to it.
+  let modelPoints = 0;
+  let modelSeen = false;
+  for (const f of findings) if (f.family === "model") modelSeen = true;
+  const nameByModel = modelSeen && rs.modelCombination === "name";
   for (let i = 0; i < findings.length; i++) {
     const f = findings[i] as Finding;
     const rule = rs.rules[f.code];
@@ -76,23 +81,39 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
     const p = allowlisted && !f.code.startsWith("intel.allow") ? 0 : Math.round(raw);
     points[i] = p;
     if (p > strongest) strongest = p;
-    if (p > 0 && !families.includes(f.family)) families.push(f.family);
+    // With the model standing for the name evidence, the name findings it reads (domain.*) are
+    // kept apart from the rest of their family (a URL's user-info brand is no name feature).
+    const bucket = nameByModel && f.code.startsWith("domain.") && (f.family === "impersonation" || f.family === "lexical") ? `name:${f.family}` : f.family;
+    bucketOf[i] = bucket;
+    if (f.family === "model") {
+      if (p > modelPoints) modelPoints = p;
+    } else if (p > 0 && !families.includes(bucket)) families.push(bucket);
   }
   let clean = 1; // probability that no family is right
   let agreeing = 0;
+  // With the model standing for the name evidence: the rules' impersonation score, kept as a floor.
+  let impersonation = 0;
+  let lexical = 0;
   for (const family of families) {
     // The family's points in finding order, strongest first (in a scratch array: no map of lists per check).
     const ps = familyPoints;
     ps.length = 0;
-    for (let i = 0; i < findings.length; i++) if ((points[i] as number) > 0 && (findings[i] as Finding).family === family) ps.push((points[i] as number) / 100);
+    for (let i = 0; i < findings.length; i++) if ((points[i] as number) > 0 && bucketOf[i] === family) ps.push((points[i] as number) / 100);
     if (ps.length > 1) insertionSort(ps, descending);
     let none = 1;
     for (let i = 0; i < ps.length; i++) none *= 1 - (i === 0 ? (ps[i] as number) : (ps[i] as number) * rs.withinFamilyDamping);
-    const familyScore = Math.min(1 - none, (rs.familyCaps[family] ?? 100) / 100);
-    clean *= 1 - familyScore;
+    const cap = rs.familyCaps[(family.startsWith("name:") ? family.slice(5) : family) as Family];
+    const familyScore = Math.min(1 - none, (cap ?? 100) / 100);
     if (familyScore >= 0.2) agreeing++;
+    if (family === "name:impersonation") impersonation = familyScore;
+    else if (family === "name:lexical") lexical = familyScore;
+    else clean *= 1 - familyScore;
   }
-  let score = Math.round(100 * (1 - clean));
+  // A brand look-alike in the name keeps the rules' own reading of it (impersonation with the
+  // lexical signs beside it) where the model finds the name at least worth a look.
+  const rulesName = impersonation > 0 && modelPoints >= FLOOR_MODEL_MIN ? 1 - (1 - impersonation) * (1 - lexical) : 0;
+  let score = nameByModel ? Math.round(100 * (1 - clean * Math.min(1 - modelPoints / 100, 1 - rulesName))) : Math.round(100 * (1 - clean));
+  if (!nameByModel && modelPoints > score) score = modelPoints;
   if (allowlisted) score = Math.min(score, rs.allowlistedCeiling);
 
   // Confidence: agreement between independent families, strength and freshness of the sources,
@@ -161,6 +182,10 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
 /** A signal that would have scored but was zeroed by an allowlist. */
 const overridden = (s: Signal, rs: Ruleset): boolean => s.points === 0 && !s.code.startsWith("intel.allow") && (rs.rules[s.code]?.points ?? 0) > 0;
 
+/** The least model score (`medium`) at which a brand look-alike in the name keeps the rules' reading as a floor (chosen on the valid months, decision 0023). */
+const FLOOR_MODEL_MIN = 30;
+/** Scratch: the family, or name bucket, each finding is combined in. */
+const bucketOf: string[] = [];
 const descending = (a: number, b: number): number => b - a;
 /** Scratch: the rule of each finding, looked up once per call (the ruleset is a large keyed object). */
 const ruleOf: (Ruleset["rules"][string] | undefined)[] = [];

@@ -16,9 +16,11 @@ export type SignalCategory =
 /**
  * Independent detector families. Evidence inside one family is correlated and is damped when
  * combined; evidence from different families accumulates. Confidence grows with the number of
- * families that agree.
+ * families that agree. The learned domain model ("model") reads the name evidence of the
+ * impersonation and lexical families as its inputs: it is not another vote on top of them, so its
+ * score is compared with theirs (the higher wins), not accumulated (decision 0023).
  */
-export const FAMILIES = ["intel", "impersonation", "lexical", "wallet", "email", "network", "phone", "social", "reports", "graph", "reputation"] as const;
+export const FAMILIES = ["intel", "impersonation", "lexical", "wallet", "email", "network", "phone", "social", "reports", "graph", "reputation", "model"] as const;
 export type Family = (typeof FAMILIES)[number];
 
 /** Where a signal comes from: a list, a table, a rule set, with its version, so verdicts are reproducible. */

@@ -2,6 +2,7 @@ import { parseEntity } from "../entities/parse-entity.js";
 import type { Entity, EntityError, EntityType } from "../entities/types.js";
 import { graphFindings, reportFindings } from "../detection/detectors/community.js";
 import { cryptoGiveawayFindings } from "../detection/detectors/crypto-giveaway.js";
+import { domainModelFindings } from "../detection/detectors/domain-model.js";
 import { emailFindings } from "../detection/detectors/email.js";
 import { intelFindings } from "../detection/detectors/intel.js";
 import { freeHostOf, lexicalFindings } from "../detection/detectors/lexical.js";
@@ -340,6 +341,7 @@ function collect(layer: Layer, deps: ScreeningDeps, g: Gathered): Collected {
         pushAll(findings, detectImpersonation(entity, deps.impersonation));
         pushAll(findings, lexicalFindings(entity, ref));
         pushAll(findings, cryptoGiveawayFindings(entity, ref));
+        if (entity.type !== "email") pushAll(findings, domainModelFindings(entity, findings, ref));
       } else {
         // A host in the platform table is a known operator's (nam02.safelinks.protection.outlook.com,
         // cloudflare-ipfs.com): its name is no evidence about the user's page, only how the URL is
@@ -347,6 +349,7 @@ function collect(layer: Layer, deps: ScreeningDeps, g: Gathered): Collected {
         for (const f of lexicalFindings(entity, ref)) if (keptOnPlatformHost(f, reading)) findings.push(f);
       }
       evaluated.push("impersonation", "lexical");
+      if (ref.domainModel && entity.type !== "email") evaluated.push("model");
       if (entity.type === "email") {
         pushAll(findings, emailFindings(entity, ref));
         evaluated.push("email");
@@ -437,7 +440,8 @@ function assemble(layers: readonly Layer[], deps: ScreeningDeps, options: { thre
   let risky = false;
   let allowlisted = false;
   for (const f of findings) {
-    if ((rs.rules[f.code]?.points ?? 0) > 0 && (f.strength ?? 1) > 0) risky = true;
+    // The model scores every name: only a score of `medium` or more says something is known.
+    if (f.family === "model" ? (f.strength ?? 0) >= 0.3 : (rs.rules[f.code]?.points ?? 0) > 0 && (f.strength ?? 1) > 0) risky = true;
     if (f.code === "intel.allowlisted" || f.code === "social.official_handle") allowlisted = true;
   }
   if (!risky && !allowlisted) {

@@ -17,3 +17,14 @@ export async function createCheckQueues(q: Pick<JobQueue<unknown>, "createQueue"
   await q.createQueue(DEAD_CHECK_QUEUE, deadCheckQueueSettings(leaseSeconds));
   await q.createQueue(CHECK_QUEUE, checkQueueSettings(leaseSeconds));
 }
+
+/** Account deletions: `{ deletion_id }` messages, run at the request's `purge_after`. */
+export const ACCOUNT_PURGE_QUEUE = "account-purge";
+
+export interface AccountPurgeJobData {
+  readonly deletion_id: string;
+}
+
+export async function createAccountPurgeQueue(q: Pick<JobQueue<unknown>, "createQueue">, leaseSeconds = 60): Promise<void> {
+  await q.createQueue(ACCOUNT_PURGE_QUEUE, { retryLimit: 20, retryDelaySeconds: 60, leaseSeconds });
+}

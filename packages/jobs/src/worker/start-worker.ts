@@ -1,6 +1,6 @@
 import type { Clock, IdGenerator, JobQueue, ScreeningDeps, Screened } from "@svc/core";
 import type { DataSource, EntityManager } from "typeorm";
-import { CHECK_QUEUE, createCheckQueues, DEAD_CHECK_QUEUE, type CheckJobData } from "../async-jobs/queues.js";
+import { ACCOUNT_PURGE_QUEUE, CHECK_QUEUE, createAccountPurgeQueue, createCheckQueues, DEAD_CHECK_QUEUE, type AccountPurgeJobData, type CheckJobData } from "../async-jobs/queues.js";
 import { silentLog, type LogSink } from "../log.js";
 import { createHttpDeliverer, type Deliverer } from "../webhooks/http-deliverer.js";
 import { WebhookRelay, type RelayOptions } from "../webhooks/relay.js";
@@ -32,6 +32,8 @@ export interface WorkerOptions {
   readonly relay?: Partial<Omit<RelayOptions, "ds" | "secrets" | "deliverer" | "clock">>;
   readonly afterCommit?: (screened: readonly Screened[]) => void;
   readonly pauseMs?: number;
+  /** Purges the account of a deletion request (idempotent: a request already purged is a no-op). */
+  readonly purgeAccount?: (deletionId: string) => Promise<unknown>;
 }
 
 export interface RunningWorker {
@@ -40,7 +42,7 @@ export interface RunningWorker {
   stop(timeoutMs?: number): Promise<void>;
 }
 
-/** The asynchronous side: check jobs, their dead letters, and webhook delivery. */
+/** The asynchronous side: check jobs, their dead letters, webhook delivery, and account purges. */
 export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
   const log = o.logger ?? silentLog;
   await createCheckQueues(o.queue, o.leaseSeconds ?? 30);
@@ -54,6 +56,13 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
   const poll = o.pollIntervalMs ?? 1_000;
   await o.queue.work<CheckJobData>(CHECK_QUEUE, { batchSize: o.batchSize ?? 50, concurrency: o.concurrency ?? 2, pollIntervalMs: poll }, checkJobHandler(deps));
   await o.queue.work<CheckJobData>(DEAD_CHECK_QUEUE, { batchSize: 10, pollIntervalMs: Math.max(poll, 1_000) }, deadCheckJobHandler(deps));
+  if (o.purgeAccount) {
+    const purge = o.purgeAccount;
+    await createAccountPurgeQueue(o.queue);
+    await o.queue.work<AccountPurgeJobData>(ACCOUNT_PURGE_QUEUE, { batchSize: 1, pollIntervalMs: poll }, async (jobs) => {
+      for (const j of jobs) await purge(j.data.deletion_id);
+    });
+  }
   relay.start();
   let stopping: Promise<void> | null = null;
   return {

@@ -9,6 +9,7 @@ import { ReportEntity, ReporterEntity } from "./report.js";
 import { BOT_ENTITIES } from "./bot.js";
 import { ServerSecretEntity } from "./server-secret.js";
 import { ProviderCacheEntity } from "./provider-cache.js";
+import { WEB_ENTITIES } from "./web.js";
 
 export const ENTITIES = [
   AccountEntity, ApiKeyEntity, CheckEntity, ChainHeadEntity, IdempotencyEntity, UsageEntity, RateWindowEntity,
@@ -16,4 +17,5 @@ export const ENTITIES = [
   ...BOT_ENTITIES,
   ServerSecretEntity,
   ProviderCacheEntity,
+  ...WEB_ENTITIES,
 ];

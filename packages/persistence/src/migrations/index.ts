@@ -10,7 +10,10 @@ import { IdempotencyLeases1795306400000 } from "./1795306400000-idempotency-leas
 import { KeyedAuditHashes1795306500000 } from "./1795306500000-keyed-audit-hashes.js";
 import { ServerSecretsAndAuditSignals1795306600000 } from "./1795306600000-server-secrets-and-audit-signals.js";
 import { IntelFeeds1795311000000 } from "./1795311000000-intel-feeds.js";
+import { SlackInstallations1795314000000 } from "./1795314000000-slack-installations.js";
 import { BotAdminsAndSeenEvents1795315000000 } from "./1795315000000-bot-admins-and-seen-events.js";
+import { WebAccounts1795316000000 } from "./1795316000000-web-accounts.js";
+import { BillingAndDataHandling1795317000000 } from "./1795317000000-billing-and-data-handling.js";
 import { CheckIdempotencyKeys1795318000000 } from "./1795318000000-check-idempotency-keys.js";
 import { ProviderCache1795319000000 } from "./1795319000000-provider-cache.js";
 
@@ -28,7 +31,10 @@ export const MIGRATIONS = [
   KeyedAuditHashes1795306500000,
   ServerSecretsAndAuditSignals1795306600000,
   IntelFeeds1795311000000,
+  SlackInstallations1795314000000,
   BotAdminsAndSeenEvents1795315000000,
+  WebAccounts1795316000000,
+  BillingAndDataHandling1795317000000,
   CheckIdempotencyKeys1795318000000,
   ProviderCache1795319000000,
 ];

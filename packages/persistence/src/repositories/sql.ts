@@ -13,3 +13,10 @@ export function affectedOf(raw: unknown): number {
 
 export const iso = (d: Date | string): string => (d instanceof Date ? d : new Date(d)).toISOString();
 export const isoOrNull = (d: Date | string | null | undefined): string | null => (d == null ? null : iso(d));
+
+/** The rows of a raw statement: UPDATE and DELETE answer `[rows, affected]`, everything else the rows. */
+export async function rowsOf<T>(q: { query(text: string, params?: unknown[]): Promise<unknown> }, text: string, params: readonly unknown[] = []): Promise<T[]> {
+  const r: unknown = await q.query(text, params as unknown[]);
+  if (Array.isArray(r) && r.length === 2 && Array.isArray(r[0]) && typeof r[1] === "number") return r[0] as T[];
+  return (Array.isArray(r) ? r : []) as T[];
+}

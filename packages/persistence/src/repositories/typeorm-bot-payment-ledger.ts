@@ -3,6 +3,7 @@ import type { DataSource, EntityManager } from "typeorm";
 import type { BotPaymentRow } from "../entities/bot.js";
 import { selectSettings, upsertSettings } from "./bot-settings-rows.js";
 import { iso, isoOrNull } from "./sql.js";
+import { markEntitlementRefunded, recordEntitlement } from "./typeorm-billing-store.js";
 
 /**
  * In-app purchases in `bot_payments`, keyed by the platform's charge id. With a plan grant the
@@ -14,7 +15,13 @@ export class TypeOrmBotPaymentLedger implements PaymentLedger {
   constructor(private readonly ds: DataSource) {}
 
   async record(payment: Payment, grant?: PlanGrant): Promise<boolean> {
-    if (!grant) return insert(this.ds.manager, payment);
+    if (!grant) {
+      return this.ds.transaction(async (m) => {
+        if (!(await insert(m, payment))) return false;
+        await entitle(m, payment, null);
+        return true;
+      });
+    }
     // Inside the transaction only `m` is used: on PGlite `this.ds` would wait for the session `m` holds.
     return this.ds.transaction(async (m) => {
       if (!(await insert(m, payment))) return false;
@@ -25,6 +32,7 @@ export class TypeOrmBotPaymentLedger implements PaymentLedger {
         throw new Error(`a plan grant must change the paying chat (${payment.platform}:${payment.chatId}), not ${next.platform}:${next.chatId}`);
       }
       await upsertSettings(m, next);
+      await entitle(m, payment, next.plan.until);
       return true;
     });
   }
@@ -43,7 +51,10 @@ export class TypeOrmBotPaymentLedger implements PaymentLedger {
   }
 
   async markRefunded(chargeId: string, at: Date): Promise<void> {
-    await this.ds.manager.query(`UPDATE bot_payments SET refunded_at = $2 WHERE charge_id = $1`, [chargeId, at]);
+    await this.ds.transaction(async (m) => {
+      await m.query(`UPDATE bot_payments SET refunded_at = $2 WHERE charge_id = $1`, [chargeId, at]);
+      await markEntitlementRefunded(m, "telegram_stars", chargeId, at);
+    });
   }
 }
 
@@ -56,6 +67,18 @@ async function insert(m: EntityManager, p: Payment): Promise<boolean> {
     [p.chargeId, p.platform, p.userId, p.chatId, p.plan, p.amount, p.currency, p.paidAt, p.refundedAt],
   )) as unknown[];
   return rows.length > 0;
+}
+
+/**
+ * Telegram Stars purchases also land in the ledger of entitlements (`entitlements`), beside
+ * Stripe's, in the same transaction as the payment: one place lists every purchase.
+ */
+async function entitle(m: EntityManager, p: Payment, until: string | null): Promise<void> {
+  if (p.platform !== "telegram" || p.currency !== "XTR") return;
+  await recordEntitlement(m, {
+    source: "telegram_stars", purchaseRef: p.chargeId, accountId: null, chat: `telegram:${p.chatId}`, plan: p.plan,
+    amount: p.amount, currency: p.currency, periodStart: new Date(p.paidAt), periodEnd: until === null ? null : new Date(until),
+  }, new Date(p.paidAt));
 }
 
 function toPayment(r: BotPaymentRow): Payment {

@@ -1,0 +1,114 @@
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { systemClock, type Clock, type MemberDirectory, type PlanResolver, type ReportSink, type ScreeningPort, type SettingsStore, type StatsStore, type SupportDesk } from "@svc/bot-kernel";
+import { apiKeyFromSecret, hashApiKey } from "@svc/core";
+import {
+  openDataSource,
+  TypeOrmAccountRepository,
+  TypeOrmApiKeyRepository,
+  TypeOrmBotMemberDirectory,
+  TypeOrmBotSettingsStore,
+  TypeOrmBotStatsStore,
+  TypeOrmBotSupportDesk,
+  TypeOrmReportRepository,
+} from "@svc/persistence";
+import { Container } from "inversify";
+import type { DataSource } from "typeorm";
+import { createDiscordApp, PLATFORM, type DiscordApp } from "./bot.js";
+import type { DiscordConfig } from "./config.js";
+import { ApiKeyPlanResolver } from "./plan-resolver.js";
+import { ReportRepositorySink } from "./report-sink.js";
+
+/**
+ * The composition root: the only place that knows which adapter implements which port. Every
+ * store is a TypeORM adapter on one DataSource (PostgreSQL with DATABASE_URL, else embedded
+ * PGlite under SVC_DATA_DIR/pgdata); reports go into the API's report store and /connect reads
+ * the API's keys, so with a shared database the bot and the API agree on reports and plans.
+ */
+export const TOKENS = {
+  config: Symbol("config"),
+  dataSource: Symbol("dataSource"),
+  clock: Symbol("clock"),
+  screening: Symbol("screening"),
+  settings: Symbol("settings"),
+  stats: Symbol("stats"),
+  members: Symbol("members"),
+  reports: Symbol("reports"),
+  support: Symbol("support"),
+  plans: Symbol("plans"),
+  app: Symbol("app"),
+} as const;
+
+export interface ContainerOverrides {
+  readonly screening: ScreeningPort;
+  readonly clock?: Clock;
+  /** An open DataSource to use instead of the configured one (tests). The caller closes it. */
+  readonly dataSource?: DataSource;
+  readonly onError?: (error: unknown) => void;
+}
+
+export async function openBotDataSource(config: Pick<DiscordConfig, "DATABASE_URL" | "SVC_DATA_DIR">): Promise<DataSource> {
+  if (config.DATABASE_URL) return openDataSource({ url: config.DATABASE_URL });
+  if (config.SVC_DATA_DIR === "memory://") return openDataSource({ dataDir: "memory://" });
+  const dataDir = resolve(config.SVC_DATA_DIR, "pgdata");
+  mkdirSync(dataDir, { recursive: true });
+  return openDataSource({ dataDir });
+}
+
+export interface BotRuntime {
+  readonly container: Container;
+  readonly app: DiscordApp;
+  readonly dataSource: DataSource;
+  /** Stops the client and closes the DataSource if this runtime opened it. */
+  close(): Promise<void>;
+}
+
+export async function buildContainer(config: DiscordConfig, overrides: ContainerOverrides): Promise<BotRuntime> {
+  const dataSource = overrides.dataSource ?? (await openBotDataSource(config));
+  const c = new Container({ defaultScope: "Singleton" });
+  c.bind<DiscordConfig>(TOKENS.config).toConstantValue(config);
+  c.bind<DataSource>(TOKENS.dataSource).toConstantValue(dataSource);
+  c.bind<Clock>(TOKENS.clock).toConstantValue(overrides.clock ?? systemClock);
+  c.bind<ScreeningPort>(TOKENS.screening).toConstantValue(overrides.screening);
+  c.bind<SettingsStore>(TOKENS.settings).toResolvedValue((ds: DataSource) => new TypeOrmBotSettingsStore(ds, PLATFORM), [TOKENS.dataSource]);
+  c.bind<StatsStore>(TOKENS.stats).toResolvedValue((ds: DataSource) => new TypeOrmBotStatsStore(ds, PLATFORM), [TOKENS.dataSource]);
+  c.bind<MemberDirectory>(TOKENS.members).toResolvedValue((ds: DataSource) => new TypeOrmBotMemberDirectory(ds, PLATFORM), [TOKENS.dataSource]);
+  c.bind<ReportSink>(TOKENS.reports).toResolvedValue((ds: DataSource) => new ReportRepositorySink(new TypeOrmReportRepository(ds)), [TOKENS.dataSource]);
+  c.bind<SupportDesk>(TOKENS.support).toResolvedValue((ds: DataSource) => new TypeOrmBotSupportDesk(ds), [TOKENS.dataSource]);
+  c.bind<PlanResolver>(TOKENS.plans).toResolvedValue(
+    (cfg: DiscordConfig, ds: DataSource) =>
+      new ApiKeyPlanResolver(new TypeOrmApiKeyRepository(ds), new TypeOrmAccountRepository(ds), {
+        ...(cfg.SVC_BOOTSTRAP_KEY ? { bootstrap: { keyHash: hashApiKey(apiKeyFromSecret(cfg.SVC_BOOTSTRAP_KEY)), plan: "pro" as const } } : {}),
+      }),
+    [TOKENS.config, TOKENS.dataSource],
+  );
+  c.bind<DiscordApp>(TOKENS.app).toResolvedValue(
+    (cfg: DiscordConfig, clock: Clock, screening: ScreeningPort, settings: SettingsStore, stats: StatsStore, members: MemberDirectory, reports: ReportSink, support: SupportDesk, plans: PlanResolver) =>
+      createDiscordApp({
+        token: cfg.DISCORD_TOKEN,
+        applicationId: cfg.DISCORD_APPLICATION_ID,
+        ...(cfg.DISCORD_API_ROOT ? { apiRoot: cfg.DISCORD_API_ROOT } : {}),
+        ...(overrides.onError ? { onError: overrides.onError } : {}),
+        clock,
+        screening,
+        settings,
+        stats,
+        members,
+        reports,
+        support,
+        plans,
+      }),
+    [TOKENS.config, TOKENS.clock, TOKENS.screening, TOKENS.settings, TOKENS.stats, TOKENS.members, TOKENS.reports, TOKENS.support, TOKENS.plans],
+  );
+  const ownsDataSource = overrides.dataSource === undefined;
+  const app = c.get<DiscordApp>(TOKENS.app);
+  return {
+    container: c,
+    app,
+    dataSource,
+    close: async () => {
+      await app.stop();
+      if (ownsDataSource && dataSource.isInitialized) await dataSource.destroy();
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import type { ScreeningPort } from "@svc/bot-kernel";
+import { parseConfig, type DiscordConfig } from "./config.js";
+
+let config: DiscordConfig;
+try {
+  config = parseConfig(process.env);
+} catch (e) {
+  // One clear message, not a stack trace: the usual first run has no token yet.
+  const problems = (e as Error).message.replace(/^Invalid configuration:\n {2}/u, "").split("\n  ").join("; ");
+  process.stderr.write(`svc Discord bot: ${problems} (see docs/bots/discord.md)\n`);
+  process.exit(1);
+}
+
+// Loaded only once the configuration is known to be good: a missing token answers at once.
+const [{ pino }, { serve }, { systemClock }, { createScreener }, { dataDirInUseCause, errorForLog }, { buildContainer }, { createInteractionsEndpoint }] = await Promise.all([
+  import("pino"),
+  import("@hono/node-server"),
+  import("@svc/bot-kernel"),
+  import("@svc/core"),
+  import("@svc/persistence"),
+  import("./container.js"),
+  import("./interactions-endpoint.js"),
+]);
+
+/** The embedded screening engine behind the kernel's port: the one line to change for a remote engine. */
+function embeddedScreening(): ScreeningPort {
+  const screener = createScreener();
+  return { screen: async (value) => { const r = await screener.screen(value); return r.ok ? r.verdict : { error: r.error }; } };
+}
+
+const logger = pino({ level: config.LOG_LEVEL, serializers: { err: errorForLog } });
+const runtime = await buildContainer(config, { screening: embeddedScreening(), onError: (err) => logger.error({ err }, "discord event failed") }).catch((e: unknown) => {
+  const inUse = dataDirInUseCause(e);
+  if (!inUse) throw e;
+  process.stderr.write(`svc: the data directory ${config.SVC_DATA_DIR} is in use by another svc process${inUse.pid > 0 ? ` (pid ${inUse.pid})` : ""}; stop it, or give the bot its own SVC_DATA_DIR (or use DATABASE_URL)\n`);
+  process.exit(1);
+});
+const { app } = runtime;
+logger.info({ storage: config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}` }, "svc Discord bot starting");
+
+// Lockdowns and learning periods end on time even in a quiet server.
+const timer = setInterval(() => void app.kernel.tick().catch((err: unknown) => logger.error({ err }, "tick failed")), 30_000);
+
+try {
+  await app.start();
+} catch (e) {
+  clearInterval(timer);
+  await runtime.close();
+  const msg = e instanceof Error ? e.message : String(e);
+  process.stderr.write(`svc Discord bot: could not log in (${msg}). Check DISCORD_TOKEN, and that the Message Content and Server Members intents are enabled.\n`);
+  process.exit(1);
+}
+await app.registerCommands(config.DISCORD_GUILD_ID);
+logger.info({ user: app.client.user?.tag, commands: config.DISCORD_GUILD_ID ? `server ${config.DISCORD_GUILD_ID}` : "global" }, "svc Discord bot logged in; slash commands registered");
+
+// Optional: slash commands over HTTP (set the Interactions Endpoint URL in the Developer Portal
+// to this server's public HTTPS address + DISCORD_INTERACTIONS_PATH). Scanning still uses the gateway.
+const server = config.DISCORD_PUBLIC_KEY
+  ? serve({
+      fetch: createInteractionsEndpoint({ publicKey: config.DISCORD_PUBLIC_KEY, path: config.DISCORD_INTERACTIONS_PATH, clock: systemClock, handle: (i) => app.handleHttpInteraction(i) }).fetch,
+      port: config.PORT,
+    })
+  : null;
+if (server) logger.info({ port: config.PORT, path: config.DISCORD_INTERACTIONS_PATH }, "interactions endpoint listening");
+
+const stop = (): void => {
+  clearInterval(timer);
+  if (server) server.close(() => void runtime.close());
+  else void runtime.close();
+};
+process.once("SIGINT", stop);
+process.once("SIGTERM", stop);

@@ -1,0 +1,38 @@
+import type { ScreeningPort } from "@svc/bot-kernel";
+import { serve } from "@hono/node-server";
+import { createScreener } from "@svc/core";
+import { dataDirInUseCause } from "@svc/persistence";
+import { parseConfig } from "./config.js";
+import { buildContainer } from "./container.js";
+
+/** The embedded screening engine behind the kernel's port: the one line to change for a remote engine. */
+function embeddedScreening(): ScreeningPort {
+  const screener = createScreener();
+  return { screen: async (value) => { const r = await screener.screen(value); return r.ok ? r.verdict : { error: r.error }; } };
+}
+
+let config;
+try {
+  config = parseConfig(process.env);
+} catch (e) {
+  process.stderr.write(`svc Slack bot: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+}
+const cfg = config;
+const runtime = await buildContainer(cfg, { screening: embeddedScreening() }).catch((e: unknown) => {
+  const inUse = dataDirInUseCause(e);
+  if (!inUse) throw e;
+  process.stderr.write(`svc: the data directory ${cfg.SVC_DATA_DIR} is in use by another svc process${inUse.pid > 0 ? ` (pid ${inUse.pid})` : ""}; stop it, or give the bot its own SVC_DATA_DIR (or use DATABASE_URL)\n`);
+  process.exit(1);
+});
+const { kernel } = runtime.app;
+// Learning periods end on time even in a quiet channel.
+const timer = setInterval(() => void kernel.tick().catch((e: unknown) => console.error("tick failed", e)), 30_000);
+const server = serve({ fetch: runtime.http.app.fetch, port: cfg.PORT, hostname: cfg.HOST });
+console.log(`svc Slack bot: storage ${cfg.DATABASE_URL ? "postgresql" : `pglite:${cfg.SVC_DATA_DIR}`}; listening on ${cfg.HOST}:${cfg.PORT} (POST /slack/events, GET /slack/install)`);
+const stop = (): void => {
+  clearInterval(timer);
+  server.close(() => void runtime.http.idle().then(() => runtime.close()));
+};
+process.once("SIGINT", stop);
+process.once("SIGTERM", stop);

@@ -1,0 +1,224 @@
+// Feature extraction for the learned domain model (decision 0023). Pure: a host's own name, the
+// findings of the rule detectors and the model's vocabulary in, a sparse vector out.
+//
+// A feature is either a hashed character n-gram of the name (indices 0 … HASHED-1) or a named
+// feature (indices HASHED …): a lure word, a project's name on a domain it does not own, the TLD,
+// the hosting platform, counts of digits and hyphens, length, entropy and the rule signals.
+// Named features are what explanations are made of; n-grams are reported together as "letter
+// patterns".
+
+/** Number of hashed n-gram slots (a power of two). */
+export const HASHED = 1 << 16;
+
+/** A project name or lure word the model looks for inside a name. */
+export interface VocabEntry {
+  readonly word: string;
+  readonly kind: "lure" | "project";
+  /** `kind:word`, made once. */
+  readonly key: string;
+}
+
+export interface FeatureSpace {
+  /** Named features → index (≥ HASHED). */
+  readonly named: ReadonlyMap<string, number>;
+  /** Hash of a word → the words with that hash (lure words and project names, 4–24 letters). */
+  readonly words: ReadonlyMap<number, readonly VocabEntry[]>;
+  readonly maxWord: number;
+  readonly minWord: number;
+  /** Bitmap (PREFIX_BITS bits) of the hashes of every prefix of a vocabulary word: a scan stops where none starts. */
+  readonly prefixes: Uint32Array;
+  /** Registrable domains → the project names they officially carry. */
+  readonly owners: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Hosting platforms whose sub-domains are users' sites (beyond the Public Suffix List's private section). */
+  readonly hosting: ReadonlySet<string>;
+}
+
+/** What the extractor reads of a parsed host. */
+export interface HostView {
+  readonly host: string;
+  readonly registered: string;
+  readonly suffix: string;
+  readonly tld: string;
+  readonly privateSuffix: boolean;
+}
+
+export interface Features {
+  /** Scratch buffers: entries 0 … length−1 are this host's. */
+  readonly index: Int32Array;
+  readonly value: Float32Array;
+  readonly length: number;
+  /** Words found (kind:word) and whether a project's name was on a domain it does not own. */
+  readonly words: readonly string[];
+}
+
+/** A 32-bit FNV-1a step. */
+const step = (h: number, c: number): number => Math.imul(h ^ c, 0x01000193);
+const FNV = 0x811c9dc5;
+
+/** Size of the prefix bitmap, in bits (a power of two). */
+export const PREFIX_BITS = 1 << 20;
+
+/** Hash of a whole word as the vocabulary is keyed. */
+export function wordHash(w: string): number {
+  let h = FNV;
+  for (let i = 0; i < w.length; i++) h = step(h, w.charCodeAt(i));
+  return h >>> 0;
+}
+
+// Scratch buffers: extraction is synchronous and never re-entered.
+const IDX = new Int32Array(1024);
+const VAL = new Float32Array(1024);
+const WORDS: string[] = [];
+const FEATURES: { index: Int32Array; value: Float32Array; length: number; words: string[] } = { index: IDX, value: VAL, length: 0, words: WORDS };
+
+/**
+ * The part of a host its registrant chose: without the public suffix, and on a hosting platform
+ * without the platform's own name (`claim-x.vercel.app` → `claim-x`, `a.b.weebly.com` → `a.b`).
+ */
+export function ownName(v: HostView, platform: string | null): string {
+  const base = platform && !v.privateSuffix ? v.registered : v.suffix;
+  return v.host.length > base.length ? v.host.slice(0, v.host.length - base.length - 1) : "";
+}
+
+/** The hosting platform a user's site is on, or null. */
+export function platformOf(v: HostView, space: FeatureSpace): string | null {
+  if (v.privateSuffix) return v.suffix;
+  if (v.host !== v.registered && space.hosting.has(v.registered)) return v.registered;
+  return null;
+}
+
+// (Module-level helpers over the scratch buffers rather than closures made per call: this runs on every check.)
+let n = 0;
+function add(i: number, x: number): void {
+  if (n < IDX.length) {
+    IDX[n] = i;
+    VAL[n] = x;
+    n++;
+  }
+}
+function named(space: FeatureSpace, name: string, x = 1): void {
+  const i = space.named.get(name);
+  if (i !== undefined) add(i, x);
+}
+const COUNTS = new Uint8Array(38);
+
+/**
+ * The features of a host. `rules` are the rule detectors' findings (code → strength). The
+ * returned arrays are views of scratch buffers: read them before the next call.
+ */
+export function extract(v: HostView, rules: ReadonlyMap<string, number>, space: FeatureSpace): Features {
+  n = 0;
+  const words = WORDS;
+  words.length = 0;
+  const platform = platformOf(v, space);
+  const name = ownName(v, platform);
+  // The label the registrant chose (the user's label on a platform).
+  const main = name.slice(name.lastIndexOf(".") + 1);
+
+  // Character 3- to 5-grams of every label, with boundary marks; the main label in its own space.
+  let letters = 0;
+  let digits = 0;
+  let hyphens = 0;
+  const counts = COUNTS;
+  counts.fill(0);
+  let start = 0;
+  for (let e = 0; e <= name.length; e++) {
+    if (e < name.length && name.charCodeAt(e) !== 0x2e) continue;
+    const isMain = e === name.length;
+    const salt = isMain ? 0x9e3779b1 : 0x85ebca6b;
+    // positions start-1 … e (boundaries as code 0x5e '^' and 0x24 '$')
+    for (let i = start - 1; i < e; i++) {
+      let h = step(FNV, salt);
+      for (let k = 0; k < 5 && i + k <= e; k++) {
+        const p = i + k;
+        const c = p < start ? 0x5e : p >= e ? 0x24 : name.charCodeAt(p);
+        h = step(h, c);
+        if (k >= 2) add((h >>> 0) & (HASHED - 1), 1);
+      }
+    }
+    for (let p = start; p < e; p++) {
+      const c = name.charCodeAt(p);
+      if (c === 0x2d) hyphens++;
+      else if (c >= 0x30 && c <= 0x39) {
+        digits++;
+        counts[26 + c - 0x30] = (counts[26 + c - 0x30] as number) + 1;
+      } else if (c >= 0x61 && c <= 0x7a) {
+        letters++;
+        counts[c - 0x61] = (counts[c - 0x61] as number) + 1;
+      } else counts[36] = (counts[36] as number) + 1;
+    }
+    start = e + 1;
+  }
+  // The n-grams weigh as one unit vector: a long name is not more suspect for having more of them.
+  const grams = n;
+  if (grams > 0) {
+    const unit = 1 / Math.sqrt(grams);
+    for (let i = 0; i < grams; i++) VAL[i] = unit;
+  }
+  // Words inside the labels: lure words and projects' names, read across hyphens.
+  const compact = name.replaceAll("-", "");
+  let foreignProject = false;
+  let ownProject = false;
+  let lures = 0;
+  const owners = space.owners.get(v.registered);
+  for (let i = 0; i < compact.length; i++) {
+    let h = FNV;
+    for (let j = i; j < compact.length && j - i < space.maxWord; j++) {
+      const c = compact.charCodeAt(j);
+      if (c === 0x2e) break;
+      h = step(h, c);
+      const hb = (h >>> 0) & (PREFIX_BITS - 1);
+      if (((space.prefixes[hb >>> 5] as number) & (1 << (hb & 31))) === 0) break;
+      if (j - i + 1 < space.minWord) continue;
+      const hits = space.words.get(h >>> 0);
+      if (!hits) continue;
+      for (const w of hits) {
+        if (w.word.length !== j - i + 1 || !compact.startsWith(w.word, i)) continue;
+        if (w.kind === "lure") {
+          if (!words.includes(w.key)) {
+            words.push(w.key);
+            named(space, w.key);
+            lures++;
+          }
+        } else if (owners?.has(w.word)) {
+          ownProject = true;
+        } else if (!words.includes(w.key)) {
+          words.push(w.key);
+          foreignProject = true;
+        }
+      }
+    }
+  }
+  if (foreignProject) named(space, "project:foreign");
+  if (ownProject) named(space, "project:own");
+  if (foreignProject && lures > 0) named(space, "project:foreign+lure");
+  if (lures > 1) named(space, "lure:several");
+  named(space, `tld:${v.tld}`);
+  if (platform) {
+    named(space, "hosting:any");
+    named(space, `hosting:${platform}`);
+  } else if (v.host !== v.registered) {
+    named(space, "subdomain:any");
+  }
+  const len = main.length;
+  named(space, "num:length", Math.min(1, len / 32));
+  if (len <= 5) named(space, "num:short");
+  if (len >= 20) named(space, "num:long");
+  named(space, "num:digits", Math.min(1, digits / 6));
+  if (digits > 0) named(space, "num:has_digits");
+  named(space, "num:hyphens", Math.min(1, hyphens / 4));
+  if (hyphens > 0) named(space, "num:has_hyphens");
+  let labels = name === "" ? 0 : 1;
+  for (let i = name.indexOf("."); i >= 0; i = name.indexOf(".", i + 1)) labels++;
+  named(space, "num:labels", Math.min(1, labels / 4));
+  const total = letters + digits;
+  if (total > 0) {
+    let ent = 0;
+    for (const k of counts) if (k > 0) ent -= (k / total) * Math.log2(k / total);
+    named(space, "num:entropy", Math.min(1, ent / 4.5));
+  }
+  for (const [code, strength] of rules) named(space, `rule:${code}`, strength);
+  named(space, "bias");
+  FEATURES.length = n;
+  return FEATURES;
+}
