@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { parseFeedsSetting } from "@svc/persistence";
+import { parseFeedsSetting, providerSettingsFromEnv, type ProviderSettings } from "@svc/persistence";
 import { z } from "zod";
 import { DEFAULT_PLANS, PlansSchema } from "./plans.js";
 
@@ -65,6 +65,8 @@ const EnvSchema = z.object({
   SVC_GOOGLE_USERINFO_URL: z.url().default("https://openidconnect.googleapis.com/v1/userinfo"),
   /** Failed-or-not sign-in attempts allowed per e-mail address per minute (and five times that per client address). */
   SVC_LOGIN_ATTEMPTS_PER_MINUTE: z.coerce.number().int().min(1).max(1000).default(5),
+  // How long a check waits for each outside source (intel store, reports, graph, providers).
+  SVC_SOURCE_TIMEOUT_MS: z.coerce.number().int().min(50).max(30_000).default(2_000),
 }).superRefine((c, ctx) => {
   if (c.SVC_STRIPE_SECRET_KEY) {
     for (const name of ["SVC_STRIPE_WEBHOOK_SECRET", "SVC_STRIPE_PRICE_STARTER", "SVC_STRIPE_PRICE_PRO"] as const) {
@@ -76,15 +78,29 @@ const EnvSchema = z.object({
   }
 });
 
-export type Config = z.infer<typeof EnvSchema>;
+/**
+ * The settings; `providers` (SVC_PROVIDERS, their keys and URLs: docs/providers.md) is parsed by
+ * the providers' own reader, which the worker shares.
+ */
+export type Config = z.infer<typeof EnvSchema> & { readonly providers: ProviderSettings };
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const r = EnvSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== "")));
-  if (!r.success) {
-    const lines = r.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+  const dataDir = env.SVC_DATA_DIR || "./.svc";
+  const providers = providerSettingsFromEnv(env, {
+    rdapBootstrapPath: dataDir === "memory://" ? undefined : `${dataDir}/rdap-dns.json`,
+    ...(r.success ? { attemptTimeoutMs: r.data.SVC_SOURCE_TIMEOUT_MS } : {}),
+  });
+  if (!r.success || providers.problems.length > 0) {
+    const lines = [...(r.success ? [] : r.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`)), ...providers.problems];
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
-  return r.data;
+  return { ...r.data, providers: providers.settings };
+}
+
+/** The providers' part of the configuration. */
+export function providerSettings(c: Config): ProviderSettings {
+  return c.providers;
 }
 
 export class ConfigError extends Error {

@@ -7,9 +7,9 @@ import {
 } from "@svc/core";
 import {
   CoalescedRateLimiter, CoalescedUsage, databaseIntel, databaseScreeningDeps, FeedSync, GraphLearner,
-  openDataSource, TypeOrmAccountRepository, TypeOrmApiKeyRepository, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIdempotencyStore,
+  buildReputationProviders, openDataSource, TypeOrmAccountRepository, TypeOrmApiKeyRepository, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIdempotencyStore,
   TypeOrmAccountDeletions, TypeOrmBillingStore, TypeOrmCheckReviews, TypeOrmRateLimiter, TypeOrmWebAccountStore, TypeOrmReportRepository,
-  TypeOrmServerSecrets, TypeOrmUsageCounter,
+  TypeOrmServerSecrets, TypeOrmUsageCounter, type ResilientProvider,
 } from "@svc/persistence";
 import {
   ACCOUNT_PURGE_QUEUE, AddressPolicy, createAccountPurgeQueue, createCheckQueues, PgBossJobQueue, SqlJobQueue, SsrfWebhookUrlGuard, TypeOrmAsyncJobStore, TypeOrmWebhookSecretStore,
@@ -21,7 +21,7 @@ import type { Logger } from "pino";
 import type { DataSource } from "typeorm";
 import { CachedAccounts, CachedKeys } from "./auth-cache.js";
 import { auditKeysOf, type AuditKeys } from "./audit-keys.js";
-import type { Config } from "./config.js";
+import { providerSettings, type Config } from "./config.js";
 import { createLogger } from "./logger.js";
 import { GroupCommitCheckRepository } from "./group-commit.js";
 import { StripeBilling, stripeClient } from "./billing/stripe-billing.js";
@@ -50,6 +50,7 @@ export const T = {
   Async: token<AsyncServices>("Async"),
   AuditKeys: token<AuditKeys>("AuditKeys"),
   Feeds: token<FeedSync>("Feeds"),
+  Providers: token<ResilientProvider[]>("Providers"),
 };
 
 export interface Runtime {
@@ -107,11 +108,20 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
     webhookSecrets: new TypeOrmWebhookSecretStore(ds),
     webhookUrls: new SsrfWebhookUrlGuard(new AddressPolicy(config.SVC_WEBHOOK_ALLOWED_CIDRS)),
   }), [T.DataSource]);
+  // Outside reputation providers (SVC_PROVIDERS; none by default), their answers cached in the database.
+  c.bind(T.Providers).toResolvedValue(
+    (ds: DataSource, clock: Clock) => buildReputationProviders(providerSettings(config), { dataSource: ds, clock }),
+    [T.DataSource, T.Clock],
+  );
   // The evidence a check reads is coalesced across concurrent checks (batched.ts).
   c.bind(T.Screening).toResolvedValue(
-    // The composition the chat bots screen through too (@svc/persistence screening-composition).
-    (intel: IntelStore, ds: DataSource, clock: Clock, ids: IdGenerator): ScreeningDeps => databaseScreeningDeps(ds, { intel, clock, ids }),
-    [T.Intel, T.DataSource, T.Clock, T.Ids],
+    // The composition the chat bots screen through too (@svc/persistence screening-composition), plus the outside providers.
+    (intel: IntelStore, ds: DataSource, clock: Clock, ids: IdGenerator, providers: ResilientProvider[]): ScreeningDeps => ({
+      ...databaseScreeningDeps(ds, { intel, clock, ids }),
+      sourceTimeoutMs: config.SVC_SOURCE_TIMEOUT_MS,
+      ...(providers.length > 0 ? { providers } : {}),
+    }),
+    [T.Intel, T.DataSource, T.Clock, T.Ids, T.Providers],
   );
   const billing = config.SVC_STRIPE_SECRET_KEY
     ? new StripeBilling(

@@ -5,7 +5,7 @@
 export { createApp } from "../../api/src/app.js";
 export { ADMIN_ACCOUNT_ID, bootstrapAdmin } from "../../api/src/bootstrap.js";
 export { record } from "../../api/src/checks.js";
-export { ConfigError, loadConfig, type Config } from "../../api/src/config.js";
+export { ConfigError, loadConfig, providerSettings, type Config } from "../../api/src/config.js";
 export { buildRuntime, T, type Runtime } from "../../api/src/container.js";
 export { drainHttpServer, tuneHttpServer } from "../../api/src/http-server.js";
 export { isKnownPlan, planNames } from "../../api/src/plans.js";

@@ -8,6 +8,7 @@ import { historyCommand } from "./commands/history.js";
 import { intelCommand } from "./commands/intel.js";
 import { keysCommand } from "./commands/keys.js";
 import { migrateCommand } from "./commands/migrate.js";
+import { providersCommand } from "./commands/providers.js";
 import { reportCommand } from "./commands/report.js";
 import { reportsCommand } from "./commands/reports.js";
 import { billingCommand } from "./commands/billing.js";
@@ -57,6 +58,7 @@ export function buildProgram(ctx: Context): Command {
   migrateCommand(program, ctx);
   keysCommand(program, ctx);
   intelCommand(program, ctx);
+  providersCommand(program, ctx);
   auditCommand(program, ctx);
   return program;
 }

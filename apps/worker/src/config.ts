@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { parseFeedsSetting, type FeedDefinition } from "@svc/persistence";
+import { parseFeedsSetting, providerSettingsFromEnv, type FeedDefinition, type ProviderSettings } from "@svc/persistence";
 
 /** The worker's settings, from the environment; a bad value stops the process naming the variable. */
 export interface WorkerConfig {
@@ -29,6 +29,10 @@ export interface WorkerConfig {
   readonly SVC_FEEDS: readonly FeedDefinition[];
   /** Sync the feeds this often; 0 (the default) never. */
   readonly SVC_FEED_SYNC_MINUTES: number;
+  /** How long a check waits for each outside source, as for the API. */
+  readonly SVC_SOURCE_TIMEOUT_MS: number;
+  /** Outside reputation providers (docs/providers.md), as for the API: asynchronous checks consult the same ones. */
+  readonly providers: ProviderSettings;
 }
 
 export class ConfigError extends Error {
@@ -60,6 +64,9 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
   } catch (e) {
     problems.push(`  SVC_FEEDS: ${(e as Error).message}`);
   }
+  const sourceTimeoutMs = int("SVC_SOURCE_TIMEOUT_MS", 2_000, 50, 30_000);
+  const providers = providerSettingsFromEnv(env, { rdapBootstrapPath: env.SVC_RDAP_BOOTSTRAP, attemptTimeoutMs: sourceTimeoutMs });
+  problems.push(...providers.problems);
   const level = env.LOG_LEVEL || "info";
   if (!LEVELS.includes(level)) problems.push(`  LOG_LEVEL: must be one of ${LEVELS.join(", ")}`);
   const config: WorkerConfig = {
@@ -77,6 +84,8 @@ export function loadWorkerConfig(env: Record<string, string | undefined> = proce
     SVC_AUDIT_PREVIOUS_KEYS: previousAuditKeys,
     SVC_FEEDS: feeds,
     SVC_FEED_SYNC_MINUTES: int("SVC_FEED_SYNC_MINUTES", 0, 0, 10_080),
+    SVC_SOURCE_TIMEOUT_MS: sourceTimeoutMs,
+    providers: providers.settings,
   };
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join("\n")}`);
   return config;

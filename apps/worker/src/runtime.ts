@@ -4,7 +4,7 @@ import {
 } from "@svc/core";
 import { PgBossJobQueue, startWorker, transactionScoped, type Deliverer, type Resolver, type RunningWorker } from "@svc/jobs";
 import {
-  CoalescedGraphProximity, CoalescedIntel, CoalescedReportEvidence, FeedSync, HmacAuditKeyring, openDataSource, startFeedSchedule, type FeedSchedule, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIntelStore,
+  buildReputationProviders, CoalescedGraphProximity, CoalescedIntel, CoalescedReportEvidence, FeedSync, HmacAuditKeyring, openDataSource, startFeedSchedule, type FeedSchedule, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIntelStore,
   TypeOrmAccountDeletions, TypeOrmReportRepository, TypeOrmServerSecrets,
 } from "@svc/persistence";
 import type { Logger } from "pino";
@@ -37,6 +37,8 @@ export async function buildWorker(config: WorkerConfig, logger: Logger, override
     maintenanceIntervalSeconds: config.SVC_JOB_MAINTENANCE_SECONDS,
     maxConnections: config.SVC_WORKER_CONCURRENCY + 2,
   }).start();
+  // The same outside providers as the API's synchronous checks, sharing their database cache.
+  const providers = buildReputationProviders(config.providers, { dataSource, clock });
   const screening: ScreeningDeps = {
     reference: defaultReference(),
     impersonation: defaultImpersonationIndex(),
@@ -47,6 +49,8 @@ export async function buildWorker(config: WorkerConfig, logger: Logger, override
     graph: new CoalescedGraphProximity(new TypeOrmGraphRepository(dataSource)),
     clock,
     ids,
+    sourceTimeoutMs: config.SVC_SOURCE_TIMEOUT_MS,
+    ...(providers.length > 0 ? { providers } : {}),
   };
   const auditKeys = new HmacAuditKeyring(config.SVC_AUDIT_KEY, config.SVC_AUDIT_PREVIOUS_KEYS);
   // Account purges anonymise what is kept under the `insights` key (shared with the API through the database).

@@ -33,3 +33,4 @@ export { TypeOrmBillingStore, type BillingCustomer, type Entitlement, type Entit
 export { TypeOrmAccountDeletions, TypeOrmCheckReviews, anonymousRef, KEPT_ANONYMISED, type CheckReview, type DeletionRequest, type ReviewOutcome } from "./repositories/typeorm-account-data.js";
 export * from "./feeds/index.js";
 export type { IntelFeedRow } from "./entities/intel.js";
+export * from "./providers/index.js";

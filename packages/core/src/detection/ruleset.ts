@@ -113,6 +113,17 @@ export const RULESET: Ruleset = {
     "reports.community": { points: 60, category: "reports" },
     "reports.disputed": { points: 0, category: "reports", severity: "info" },
     "graph.linked_to_bad": { points: 55, category: "graph" },
+    // outside reputation providers (docs/providers.md): facts are 0-point info signals; a
+    // domain's age only ever adds risk (an old domain is not thereby safe)
+    "reputation.domain_registered": { points: 0, category: "reputation", severity: "info" },
+    "reputation.domain_new": { points: 55, category: "reputation" },
+    "reputation.domain_on_hold": { points: 50, category: "reputation" },
+    "reputation.domain_no_mail": { points: 30, category: "reputation" },
+    "reputation.domain_unresolvable": { points: 20, category: "reputation" },
+    "reputation.dns_records": { points: 0, category: "reputation", severity: "info" },
+    "reputation.url_listed": { points: 90, category: "reputation" },
+    "reputation.ip_abuse_reports": { points: 80, category: "reputation" },
+    "reputation.ip_tor_exit": { points: 20, category: "reputation" },
     // coverage notes
     "coverage.nothing_known": { points: 0, category: "coverage", severity: "info" },
     "coverage.source_unavailable": { points: 0, category: "coverage", severity: "info" },

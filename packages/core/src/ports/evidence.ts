@@ -51,11 +51,19 @@ export interface RecentAddressSource {
   recent(chain: string): Promise<readonly { readonly address: string; readonly label: string }[]>;
 }
 
-/** Outside reputation (RDAP age, DNS, Safe Browsing ...): optional, bounded by timeouts, cached. */
+/**
+ * Outside reputation (RDAP age, DNS, Safe Browsing ...): optional, bounded by timeouts, cached.
+ * A provider is given the entity's type and canonical value and nothing else (no account, no key,
+ * no other entity), so nothing but the entity can reach an outside service.
+ */
 export interface ReputationProvider {
   readonly name: string;
   readonly types: readonly string[];
-  /** Throws or rejects when the provider could not be consulted; the caller records it as unavailable. */
+  /**
+   * Findings about the entity (family `reputation`), with the provider as their source; none when
+   * the provider knows nothing. Throws or rejects when the provider could not be consulted; the
+   * caller records it as unavailable (never as "clean").
+   */
   check(entityType: string, value: string, signal: AbortSignal): Promise<readonly import("../detection/types.js").Finding[]>;
 }
 

@@ -8,6 +8,7 @@ import { IntelEntity, IntelFeedEntity } from "./intel.js";
 import { ReportEntity, ReporterEntity } from "./report.js";
 import { BOT_ENTITIES } from "./bot.js";
 import { ServerSecretEntity } from "./server-secret.js";
+import { ProviderCacheEntity } from "./provider-cache.js";
 import { WEB_ENTITIES } from "./web.js";
 
 export const ENTITIES = [
@@ -15,5 +16,6 @@ export const ENTITIES = [
   ReportEntity, ReporterEntity, GraphNodeEntity, GraphNodeRiskEntity, GraphEdgeEntity, IntelEntity, IntelFeedEntity,
   ...BOT_ENTITIES,
   ServerSecretEntity,
+  ProviderCacheEntity,
   ...WEB_ENTITIES,
 ];

@@ -17,6 +17,7 @@ import { BotAdminsAndSeenEvents1795315000000 } from "./1795315000000-bot-admins-
 import { WebAccounts1795316000000 } from "./1795316000000-web-accounts.js";
 import { BillingAndDataHandling1795317000000 } from "./1795317000000-billing-and-data-handling.js";
 import { CheckIdempotencyKeys1795318000000 } from "./1795318000000-check-idempotency-keys.js";
+import { ProviderCache1795319000000 } from "./1795319000000-provider-cache.js";
 
 /** In order. A new migration is a new class appended here; a released one is never edited. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   WebAccounts1795316000000,
   BillingAndDataHandling1795317000000,
   CheckIdempotencyKeys1795318000000,
+  ProviderCache1795319000000,
 ];

@@ -1,0 +1,77 @@
+import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import type { Command } from "commander";
+import { systemClock } from "@svc/core";
+import { buildReputationProviders, fetchRdapBootstrap, IANA_RDAP_DNS_URL, MemoryProviderCache, PROVIDER_KEYS, PROVIDER_NAMES } from "@svc/persistence";
+import { providerSettings } from "../api-root.js";
+import { CliError, EXIT } from "../exit.js";
+import { write } from "../io.js";
+import { localConfig } from "../local.js";
+import { addDataDirOption } from "./api-access.js";
+import { examples, type Context } from "./shared.js";
+
+const KEY_VARS: Readonly<Record<string, string>> = { safeBrowsingKey: "SVC_SAFE_BROWSING_KEY", urlhausKey: "SVC_URLHAUS_KEY", abuseIpdbKey: "SVC_ABUSEIPDB_KEY" };
+
+export function providersCommand(program: Command, ctx: Context): void {
+  const providers = program
+    .command("providers")
+    .summary("outside reputation providers (RDAP, DNS, Safe Browsing, URLhaus, AbuseIPDB)")
+    .description("Outside reputation providers consulted by every check of the types they cover; none unless SVC_PROVIDERS lists them (docs/providers.md).");
+
+  addDataDirOption(
+    providers
+      .command("test")
+      .description("Say which providers are configured, and ask each configured one a harmless question (example.com, 127.0.0.1) to show it is reachable with this configuration. Exits 3 when a configured provider is unreachable.")
+      .option("--timeout <ms>", "per provider", "5000")
+      .option("--json", "print the results as JSON"),
+  )
+    .addHelpText("after", examples("SVC_PROVIDERS=rdap,dns svc providers test", "svc providers test --json"))
+    .action(async (o: { timeout: string; json?: boolean; dataDir?: string }) => {
+      const io = ctx.io;
+      const timeoutMs = Number(o.timeout);
+      if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 60_000) throw new CliError(`--timeout must be a whole number of milliseconds from 100 to 60000, not "${o.timeout}".`, EXIT.usage);
+      const config = localConfig(io, o);
+      const settings = providerSettings(config);
+      const built = buildReputationProviders(settings, { clock: systemClock, cache: new MemoryProviderCache() });
+      const rows = await Promise.all(PROVIDER_NAMES.map(async (name) => {
+        const p = built.find((b) => b.name === name);
+        if (!p) {
+          const key = PROVIDER_KEYS[name];
+          return { provider: name, configured: false, reachable: null as boolean | null, detail: `not enabled (add it to SVC_PROVIDERS${key ? ` and set ${KEY_VARS[key]}` : ""})` };
+        }
+        try {
+          return { provider: name, configured: true, reachable: true as boolean | null, detail: await p.probe(timeoutMs) };
+        } catch (e) {
+          return { provider: name, configured: true, reachable: false as boolean | null, detail: (e as Error).message };
+        }
+      }));
+      if (rows.some((r) => r.reachable === false)) ctx.exit(EXIT.unavailable);
+      if (o.json) return void (await write(io.stdout, `${JSON.stringify(rows, null, 2)}\n`));
+      await write(io.stdout, `${rows.map((r) => `${r.provider}: ${r.configured ? (r.reachable ? "ok" : "UNREACHABLE") : "off"} - ${r.detail}`).join("\n")}\n`);
+    });
+
+  addDataDirOption(
+    providers
+      .command("rdap-bootstrap")
+      .description(`Download the current IANA RDAP bootstrap file (${IANA_RDAP_DNS_URL}), check it, and store it where the RDAP provider reads it ($SVC_RDAP_BOOTSTRAP, else <data dir>/rdap-dns.json), replacing the bundled snapshot.`)
+      .option("--url <url>", "where to download it from", IANA_RDAP_DNS_URL),
+  )
+    .addHelpText("after", examples("svc providers rdap-bootstrap", "SVC_RDAP_BOOTSTRAP=/etc/svc/rdap-dns.json svc providers rdap-bootstrap"))
+    .action(async (o: { url: string; dataDir?: string }) => {
+      const io = ctx.io;
+      const config = localConfig(io, o);
+      const path = providerSettings(config).rdapBootstrapPath;
+      if (!path) throw new CliError("No place to store the bootstrap file with an in-memory data directory.", EXIT.usage, "Set SVC_RDAP_BOOTSTRAP to a file path.");
+      let fetched: Awaited<ReturnType<typeof fetchRdapBootstrap>>;
+      try {
+        fetched = await fetchRdapBootstrap(fetch, o.url);
+      } catch (e) {
+        throw new CliError(`Could not refresh the RDAP bootstrap file: ${(e as Error).message}`, EXIT.unavailable, "The bundled snapshot (or the file already stored) stays in use.");
+      }
+      const target = resolve(io.cwd, path);
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(`${target}.tmp`, fetched.text);
+      renameSync(`${target}.tmp`, target);
+      await write(io.stdout, `RDAP bootstrap ${fetched.bootstrap.publication}: ${fetched.bootstrap.tlds} TLDs, stored in ${target}\n`);
+    });
+}
