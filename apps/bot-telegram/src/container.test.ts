@@ -110,31 +110,31 @@ describe("composition root on embedded PGlite", () => {
   it("a /report an operator confirms, and an `svc intel import`, reach the bot's verdicts", async () => {
     const { TypeOrmIntelStore, TypeOrmReportRepository } = await import("@svc/persistence");
     const lastText = (): string => String(sent("sendMessage").at(-1)?.text);
-    // Unknown to the bundled data: the engine finds nothing.
-    await say(MEMBER, "/check helpdesk-refunds.net");
+    // Ordinary names unknown to the bundled data: low risk.
+    await say(MEMBER, "/check northgate-plumbing.com");
     expect(lastText()).toMatch(/LOW risk/u);
-    await say(MEMBER, "/check wallet-unlock.org");
+    await say(MEMBER, "/check riverside-choir.net");
     expect(lastText()).toMatch(/LOW risk/u);
 
     // A member reports one through the bot; an operator confirms it (as `svc reports` / the API's moderation does).
-    await say(MEMBER, "/report helpdesk-refunds.net phishing");
+    await say(MEMBER, "/report northgate-plumbing.com phishing");
     const reports = new TypeOrmReportRepository(rt.dataSource);
     const page = await reports.list({ status: "unverified", limit: 10 });
-    const filed = page.items.find((r) => r.entity.value === "helpdesk-refunds.net");
+    const filed = page.items.find((r) => r.entity.value === "northgate-plumbing.com");
     expect(filed?.reporter_id).toBe(`telegram:${MEMBER.id}`);
     await reports.moderate(filed?.id as string, { status: "confirmed", by: "acc_operator", reason: null, at: clock.now() });
     // The other is imported from a feed, as `svc intel import` stores it.
-    await new TypeOrmIntelStore(rt.dataSource).upsert([{ type: "domain", value: "wallet-unlock.org", list: "block", label: "phishing", source: "partner-feed" }]);
+    await new TypeOrmIntelStore(rt.dataSource).upsert([{ type: "domain", value: "riverside-choir.net", list: "block", label: "phishing", source: "partner-feed" }]);
 
     clock.advance(11 * 60_000); // past the bot's short verdict cache
-    await say(MEMBER, "/check helpdesk-refunds.net");
+    await say(MEMBER, "/check northgate-plumbing.com");
     expect(lastText()).toMatch(/(HIGH|CRITICAL|MEDIUM) risk/u);
     expect(lastText()).toMatch(/report/iu);
-    await say(MEMBER, "/check wallet-unlock.org");
+    await say(MEMBER, "/check riverside-choir.net");
     expect(lastText()).toMatch(/(HIGH|CRITICAL) risk/u);
     // And monitoring acts on it in the group.
     calls.length = 0;
-    await say(MEMBER, "support desk: https://wallet-unlock.org/restore");
+    await say(MEMBER, "support desk: https://riverside-choir.net/restore");
     expect(sent("deleteMessage")).toHaveLength(1);
   });
 });
