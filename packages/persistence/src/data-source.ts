@@ -13,8 +13,16 @@ export interface DataSourceConfig {
   readonly dataDir?: string;
   /** PostgreSQL connections per process (server mode); default 10. */
   readonly poolSize?: number;
+  /**
+   * Server mode: a query with no answer for this long fails (a network that stopped answering
+   * must not hold a request forever); unset: no limit. Connecting gives up after CONNECT_TIMEOUT_MS.
+   */
+  readonly queryTimeoutMs?: number;
   readonly logging?: LoggerOptions;
 }
+
+/** Server mode: how long opening a connection may take before the query fails (retryable). */
+export const CONNECT_TIMEOUT_MS = 5_000;
 
 /**
  * A TypeORM DataSource (not yet initialised) on PostgreSQL when `url` is given, else on embedded
@@ -32,7 +40,13 @@ export function createDataSource(config: DataSourceConfig = {}): DataSource {
     uuidExtension: "pgcrypto" as const,
     logging: config.logging ?? false,
   };
-  if (config.url) return new DataSource({ ...common, url: config.url, poolSize: config.poolSize ?? 10 });
+  if (config.url) {
+    // A pool that outlives the database: a dead connection is dropped on its error and a new one
+    // is opened on the next query; connecting and (optionally) querying are bounded in time, and
+    // TCP keep-alive notices a peer that vanished without a FIN.
+    const extra = { keepAlive: true, keepAliveInitialDelayMillis: 10_000, ...(config.queryTimeoutMs ? { query_timeout: config.queryTimeoutMs } : {}) };
+    return new DataSource({ ...common, url: config.url, poolSize: config.poolSize ?? 10, connectTimeoutMS: CONNECT_TIMEOUT_MS, extra });
+  }
   const dataDir = config.dataDir === undefined || config.dataDir === "memory://" ? undefined : config.dataDir;
   let lock: { release(): void } | undefined;
   const open = async (): Promise<PGlite> => {
