@@ -58,7 +58,7 @@ export interface Runtime {
 }
 
 /** Server mode: a query unanswered this long fails as 503 (retryable) instead of holding the request. */
-const DB_QUERY_TIMEOUT_MS = 15_000;
+const DB_QUERY_TIMEOUT_MS = 10_000;
 
 /**
  * The composition root: the only place that knows the concrete adapters. PostgreSQL when

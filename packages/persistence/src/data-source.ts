@@ -45,7 +45,8 @@ export function createDataSource(config: DataSourceConfig = {}): DataSource {
     // is opened on the next query; connecting and (optionally) querying are bounded in time, and
     // TCP keep-alive notices a peer that vanished without a FIN.
     const extra = { keepAlive: true, keepAliveInitialDelayMillis: 10_000, ...(config.queryTimeoutMs ? { query_timeout: config.queryTimeoutMs } : {}) };
-    return new DataSource({ ...common, url: config.url, poolSize: config.poolSize ?? 10, connectTimeoutMS: CONNECT_TIMEOUT_MS, extra });
+    // Migrations may run longer than a query timeout allows: openDataSource runs them first on a pool without one.
+    return new DataSource({ ...common, migrationsRun: !config.queryTimeoutMs, url: config.url, poolSize: config.poolSize ?? 10, connectTimeoutMS: CONNECT_TIMEOUT_MS, extra });
   }
   const dataDir = config.dataDir === undefined || config.dataDir === "memory://" ? undefined : config.dataDir;
   let lock: { release(): void } | undefined;
@@ -71,5 +72,10 @@ export function createDataSource(config: DataSourceConfig = {}): DataSource {
 
 /** `createDataSource` and `initialize()` (which migrates). */
 export async function openDataSource(config: DataSourceConfig = {}): Promise<DataSource> {
+  if (config.url && config.queryTimeoutMs) {
+    // Migrate with no query timeout (a long index build must not fail start-up), then serve with it.
+    const { queryTimeoutMs: _unbounded, ...migrating } = config;
+    await (await createDataSource({ ...migrating, poolSize: 1 }).initialize()).destroy();
+  }
   return createDataSource(config).initialize();
 }
