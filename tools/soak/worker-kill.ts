@@ -18,6 +18,8 @@ export interface WorkerKillOptions {
   readonly perRound?: number;
   /** Job lease (s): a killed worker's jobs are taken again after it. */
   readonly lease?: number;
+  /** Workers started after the kills to finish the remaining jobs (default 2). */
+  readonly finishers?: number;
   readonly quiet?: boolean;
 }
 
@@ -109,7 +111,7 @@ export async function workerKill(o: WorkerKillOptions): Promise<WorkerKillResult
       if (!o.quiet) process.stdout.write(`\rkill ${k + 1}/${o.kills}: ${killed.size} job(s) killed mid-run so far   `);
     }
     if (!o.quiet) console.log();
-    finishers.push(spawnTs("apps/worker/src/main.ts", env), spawnTs("apps/worker/src/main.ts", env));
+    for (let i = 0; i < (o.finishers ?? 2); i++) finishers.push(spawnTs("apps/worker/src/main.ts", env));
     await Promise.all(finishers.map((f) => f.ready("svc worker started")));
     const deadline = Date.now() + 120_000;
     for (;;) {
