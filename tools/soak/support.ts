@@ -88,7 +88,10 @@ export async function tcpProxy(port: number): Promise<{ port: number; blackhole(
     const pair: [net.Socket, net.Socket] = [client, upstream];
     pairs.add(pair);
     // Paused sockets buffer (in the kernel, then the peer's window fills): nothing arrives, nothing is refused.
-    if (holed) (client.pause(), upstream.pause());
+    if (holed) {
+      client.pause();
+      upstream.pause();
+    }
     client.pipe(upstream);
     upstream.pipe(client);
     const end = () => (client.destroy(), upstream.destroy(), pairs.delete(pair));
@@ -100,14 +103,23 @@ export async function tcpProxy(port: number): Promise<{ port: number; blackhole(
     port: (server.address() as net.AddressInfo).port,
     blackhole: () => {
       holed = true;
-      for (const [a, b] of pairs) (a.pause(), b.pause());
+      for (const [a, b] of pairs) {
+        a.pause();
+        b.pause();
+      }
     },
     restore: () => {
       holed = false;
-      for (const [a, b] of pairs) (a.resume(), b.resume());
+      for (const [a, b] of pairs) {
+        a.resume();
+        b.resume();
+      }
     },
     close: () => new Promise<void>((r) => {
-      for (const [a, b] of pairs) (a.destroy(), b.destroy());
+      for (const [a, b] of pairs) {
+        a.destroy();
+        b.destroy();
+      }
       server.close(() => r());
     }),
   };
@@ -203,4 +215,4 @@ export function slope(points: readonly [number, number][]): number {
   return den === 0 ? 0 : num / den;
 }
 
-export const line = (k: string, v: string | number) => console.log(`${k.padEnd(48)} ${v}`);
+export const line = (k: string, v: string | number | boolean) => console.log(`${k.padEnd(48)} ${v}`);
