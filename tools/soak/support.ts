@@ -88,12 +88,13 @@ export async function tcpProxy(port: number): Promise<{ port: number; blackhole(
     const pair: [net.Socket, net.Socket] = [client, upstream];
     pairs.add(pair);
     // Paused sockets buffer (in the kernel, then the peer's window fills): nothing arrives, nothing is refused.
+    client.pipe(upstream);
+    upstream.pipe(client);
+    // After pipe(), which resumes its source.
     if (holed) {
       client.pause();
       upstream.pause();
     }
-    client.pipe(upstream);
-    upstream.pipe(client);
     const end = () => (client.destroy(), upstream.destroy(), pairs.delete(pair));
     client.on("error", end).on("close", end);
     upstream.on("error", end).on("close", end);
