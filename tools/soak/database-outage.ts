@@ -10,7 +10,8 @@ import { HmacAuditKeyring, openDataSource, TypeOrmCheckRepository } from "@svc/p
 import { closedLoop, line, percentile, privatePostgres, request, sleep, SOAK_AUDIT_KEY, startApi, stopApi, tcpProxy, type Answer } from "./support.js";
 
 export interface OutageOptions {
-  readonly mode: "restart" | "blackhole";
+  /** One fault, or several in turn on the same API (each: down, back, `afterSeconds` of load). */
+  readonly mode: Fault | readonly Fault[];
   /** How long the database is gone (s). */
   readonly downSeconds: number;
   /** Load before the fault and after the database returns (s). */
@@ -20,6 +21,8 @@ export interface OutageOptions {
   readonly quiet?: boolean;
 }
 
+type Fault = "restart" | "blackhole";
+
 export interface OutageResult {
   readonly ok: boolean;
   readonly requests: number;
@@ -27,7 +30,7 @@ export interface OutageResult {
   readonly unavailable503: number;
   /** Answers that are neither 2xx nor a proper 503 (status 0: the connection failed). */
   readonly other: { status: number; body: string }[];
-  /** From the database being back to the first request of the run of 2xx that lasts to the end (ms). */
+  /** From the database being back to the first request of the run of 2xx that lasts to the next fault or the end (ms; the worst fault). */
   readonly recoveryMs: number;
   readonly missing: number;
   readonly chain: string;
@@ -56,16 +59,21 @@ export async function databaseOutage(o: OutageOptions): Promise<OutageResult> {
       if (a.status !== 200) await sleep(100);
     });
     await sleep((o.warmSeconds ?? 3) * 1000);
-    const downAt = performance.now();
-    if (o.mode === "restart") pg.stop("immediate");
-    else proxy.blackhole();
-    log(`${o.mode}: database gone at +${((downAt - answers[0]!.sentAt) / 1000).toFixed(1)} s for ${o.downSeconds} s`);
-    await sleep(o.downSeconds * 1000);
-    if (o.mode === "restart") pg.start();
-    else proxy.restore();
-    const backAt = performance.now();
-    log(`${o.mode}: database back`);
-    await sleep((o.afterSeconds ?? 12) * 1000);
+    const faults = typeof o.mode === "string" ? [o.mode] : o.mode;
+    const phases: { downAt: number; backAt: number; endAt: number }[] = [];
+    for (const fault of faults) {
+      const downAt = performance.now();
+      if (fault === "restart") pg.stop("immediate");
+      else proxy.blackhole();
+      log(`${fault}: database gone at +${((downAt - answers[0]!.sentAt) / 1000).toFixed(1)} s for ${o.downSeconds} s`);
+      await sleep(o.downSeconds * 1000);
+      if (fault === "restart") pg.start();
+      else proxy.restore();
+      const backAt = performance.now();
+      log(`${fault}: database back`);
+      await sleep((o.afterSeconds ?? 12) * 1000);
+      phases.push({ downAt, backAt, endAt: performance.now() });
+    }
     await load.stop();
     const apiRestarted = api.child.exitCode !== null;
 
@@ -81,16 +89,20 @@ export async function databaseOutage(o: OutageOptions): Promise<OutageResult> {
     };
     const unavailable = answers.filter(proper503);
     const other = answers.filter((a) => !(a.status >= 200 && a.status < 300) && !proper503(a)).map((a) => ({ status: a.status, body: a.body.slice(0, 200) }));
-    // Recovery: the first request sent after the database returned from which on every answer is a 2xx.
-    const bySend = [...answers].sort((a, b) => a.sentAt - b.sentAt);
-    let lastBad = -1;
-    bySend.forEach((a, i) => {
-      if (!(a.status >= 200 && a.status < 300)) lastBad = i;
-    });
-    const firstGood = bySend[lastBad + 1];
-    const recoveryMs = firstGood ? Math.max(0, firstGood.sentAt - backAt) : Infinity;
-    const duringDown = answers.filter((a) => a.sentAt >= downAt && a.sentAt < backAt).map((a) => a.ms);
-
+    // Recovery, per fault: the first request sent after the database returned from which on every answer up to the next fault is a 2xx.
+    const is2xx = (a: Answer) => a.status >= 200 && a.status < 300;
+    let recoveryMs = 0;
+    const duringDown: number[] = [];
+    for (const ph of phases) {
+      const window = answers.filter((a) => a.sentAt >= ph.downAt && a.sentAt < ph.endAt).sort((a, b) => a.sentAt - b.sentAt);
+      let lastBad = -1;
+      window.forEach((a, i) => {
+        if (!is2xx(a)) lastBad = i;
+      });
+      const firstGood = window[lastBad + 1];
+      recoveryMs = Math.max(recoveryMs, firstGood ? Math.max(0, firstGood.sentAt - ph.backAt) : Infinity);
+      duringDown.push(...window.filter((a) => a.sentAt < ph.backAt).map((a) => a.ms));
+    }
     // Every 2xx is stored (history and audit are the checks table and its chain).
     const ids = good.map((a) => (JSON.parse(a.body) as { id: string }).id);
     const ds = await openDataSource({ url: pg.url });
@@ -118,7 +130,7 @@ export async function databaseOutage(o: OutageOptions): Promise<OutageResult> {
 }
 
 function report(o: OutageOptions, r: OutageResult): void {
-  line(`scenario`, `${o.mode}, database gone ${o.downSeconds} s, ${o.concurrency ?? 8} connections`);
+  line(`scenario`, `${[o.mode].flat().join(" then ")}, database gone ${o.downSeconds} s, ${o.concurrency ?? 8} connections`);
   line("requests answered", r.requests);
   line("2xx", r.ok2xx);
   line("503 service.unavailable (problem+json, Retry-After)", r.unavailable503);
