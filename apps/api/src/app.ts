@@ -16,6 +16,7 @@ import { requestId } from "./middleware/request-id.js";
 import { routeGuard } from "./middleware/route-guard.js";
 import { withBearerAlternative } from "./openapi-doc.js";
 import { safeParams } from "./middleware/safe-params.js";
+import { isDatabaseUnavailable } from "@svc/persistence";
 import { ApiProblem, entityProblem, problem, problemResponse, validationProblem } from "./problem.js";
 import { auditRoute, batchRoute, exportRoute, graphRoute, historyRoute, reportRoute, screenRoute } from "./routes/definitions.js";
 import { registerAsyncRoutes } from "./routes/async.js";
@@ -32,6 +33,8 @@ import { processorProblem } from "./billing/stripe-billing.js";
 import type { ApiServices } from "./services.js";
 
 const EXPORT_BLOCK_ROWS = 1_000;
+/** Retry-After on a 503 while the database is unreachable (the pool reconnects on the next request). */
+const RETRY_AFTER_SECONDS = 2;
 const EXPORT_COLUMNS = ["id", "created_at", "entity_type", "entity_value", "risk_score", "risk_level", "confidence", "recommended_action", "signals", "ruleset", "channel", "key_id", "prev_hash", "record_hash"];
 
 export function createApp(s: ApiServices): OpenAPIHono {
@@ -51,6 +54,11 @@ export function createApp(s: ApiServices): OpenAPIHono {
     }
     if (err instanceof InvalidCursorError) return problemResponse(c, { status: 422, code: "request.invalid_cursor", title: "Invalid cursor", detail: "This cursor was not issued by this API to this account, or it was modified; start from the first page." });
     if (err instanceof HTTPException && err.status < 500) return problemResponse(c, { status: err.status, code: `http.${err.status}`, title: "Bad request", detail: err.message });
+    // The database is down, restarting or unreachable: retryable, and the pool reconnects by itself.
+    if (isDatabaseUnavailable(err)) {
+      s.logger.warn({ err, request_id: c.get("requestId" as never) }, "database unavailable");
+      return problemResponse(c, { status: 503, code: "service.unavailable", title: "Service unavailable", detail: "The database is not answering right now; retry in a few seconds (with the same Idempotency-Key, if any).", retryable: true, headers: { "retry-after": String(RETRY_AFTER_SECONDS) } });
+    }
     // Never leak a stack trace or SQL to the client; the request id ties the log line to the answer.
     s.logger.error({ err, request_id: c.get("requestId" as never) }, "unhandled error");
     return problemResponse(c, { status: 500, code: "internal", title: "Internal error", detail: "Something went wrong on our side; the request id identifies it in our logs.", retryable: true });

@@ -60,6 +60,9 @@ export interface Runtime {
   close(): Promise<void>;
 }
 
+/** Server mode: a query unanswered this long fails as 503 (retryable) instead of holding the request. */
+const DB_QUERY_TIMEOUT_MS = 10_000;
+
 /**
  * The composition root: the only place that knows the concrete adapters. PostgreSQL when
  * DATABASE_URL is set, else embedded PGlite under SVC_DATA_DIR.
@@ -71,7 +74,7 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
     if (dataDir !== "memory://") mkdirSync(dataDir, { recursive: true });
   }
   const auditKeys = auditKeysOf(config);
-  const dataSource = await openDataSource(config.DATABASE_URL ? { url: config.DATABASE_URL } : { dataDir });
+  const dataSource = await openDataSource(config.DATABASE_URL ? { url: config.DATABASE_URL, queryTimeoutMs: DB_QUERY_TIMEOUT_MS } : { dataDir });
   // Chains last written before keyed hashing get a sealed head (their records stay as they are).
   await new TypeOrmCheckRepository(dataSource, auditKeys.keyring).sealUnsealedHeads();
   const c = new Container({ defaultScope: "Singleton" });

@@ -1,4 +1,5 @@
 import type { AuditRecord, CheckRepository, NewAuditRecord } from "@svc/core";
+import { isDatabaseUnavailable } from "@svc/persistence";
 
 interface Pending {
   readonly record: NewAuditRecord;
@@ -37,7 +38,13 @@ export class GroupCommitCheckRepository implements CheckRepository {
     try {
       const saved = await this.inner.saveMany(group.map((p) => p.record));
       group.forEach((p, i) => p.resolve(saved[i] as AuditRecord));
-    } catch {
+    } catch (e) {
+      // The database is unreachable: every record of the group fails alike, at once (one by one,
+      // each would wait out its own timeout behind the previous one).
+      if (isDatabaseUnavailable(e)) {
+        for (const p of group) p.reject(e);
+        return;
+      }
       // One bad record must not fail the others: fall back to saving them one by one.
       for (const p of group) await this.inner.save(p.record).then(p.resolve, p.reject);
     } finally {

@@ -13,8 +13,16 @@ export interface DataSourceConfig {
   readonly dataDir?: string;
   /** PostgreSQL connections per process (server mode); default 10. */
   readonly poolSize?: number;
+  /**
+   * Server mode: a query with no answer for this long fails (a network that stopped answering
+   * must not hold a request forever); unset: no limit. Connecting gives up after CONNECT_TIMEOUT_MS.
+   */
+  readonly queryTimeoutMs?: number;
   readonly logging?: LoggerOptions;
 }
+
+/** Server mode: how long opening a connection may take before the query fails (retryable). */
+export const CONNECT_TIMEOUT_MS = 5_000;
 
 /**
  * A TypeORM DataSource (not yet initialised) on PostgreSQL when `url` is given, else on embedded
@@ -32,7 +40,14 @@ export function createDataSource(config: DataSourceConfig = {}): DataSource {
     uuidExtension: "pgcrypto" as const,
     logging: config.logging ?? false,
   };
-  if (config.url) return new DataSource({ ...common, url: config.url, poolSize: config.poolSize ?? 10 });
+  if (config.url) {
+    // A pool that outlives the database: a dead connection is dropped on its error and a new one
+    // is opened on the next query; connecting and (optionally) querying are bounded in time, and
+    // TCP keep-alive notices a peer that vanished without a FIN.
+    const extra = { keepAlive: true, keepAliveInitialDelayMillis: 10_000 };
+    // Migrations may run longer than a query timeout allows: openDataSource runs them first on a pool without one.
+    return new DataSource({ ...common, migrationsRun: !config.queryTimeoutMs, url: config.url, poolSize: config.poolSize ?? 10, connectTimeoutMS: CONNECT_TIMEOUT_MS, extra });
+  }
   const dataDir = config.dataDir === undefined || config.dataDir === "memory://" ? undefined : config.dataDir;
   let lock: { release(): void } | undefined;
   const open = async (): Promise<PGlite> => {
@@ -57,5 +72,41 @@ export function createDataSource(config: DataSourceConfig = {}): DataSource {
 
 /** `createDataSource` and `initialize()` (which migrates). */
 export async function openDataSource(config: DataSourceConfig = {}): Promise<DataSource> {
+  if (config.url && config.queryTimeoutMs) {
+    // Migrate with no query timeout (a long index build must not fail start-up), then serve with it.
+    const { queryTimeoutMs: _unbounded, ...migrating } = config;
+    await (await createDataSource({ ...migrating, poolSize: 1 }).initialize()).destroy();
+    const ds = await createDataSource(config).initialize();
+    const pool = (ds.driver as unknown as { master: { on(event: "acquire", f: (client: PgClientLike) => void): void } }).master;
+    pool.on("acquire", (client) => boundQueries(client, config.queryTimeoutMs as number));
+    return ds;
+  }
   return createDataSource(config).initialize();
+}
+
+interface PgClientLike {
+  query(...args: unknown[]): unknown;
+  connection?: { stream?: { destroy(err?: Error): void } };
+}
+const bounded = new WeakSet<PgClientLike>();
+
+/**
+ * A query with no answer within `ms` closes its connection. pg's own `query_timeout` is not used:
+ * it fails the query but keeps the connection, and a ROLLBACK queued behind the unanswered
+ * statement times out unsent, so the connection goes back to the pool still inside the failed
+ * transaction and the next user's COMMIT commits its half. Closing the socket fails every query
+ * on it, the pool drops the client, and the server rolls the transaction back. Streams (exports)
+ * are left alone: they end when their reader stops.
+ */
+function boundQueries(client: PgClientLike, ms: number): void {
+  if (bounded.has(client)) return;
+  bounded.add(client);
+  const query = client.query.bind(client);
+  client.query = (...args: unknown[]) => {
+    const first = args[0] as { submit?: unknown } | undefined;
+    if (typeof args.at(-1) === "function" || (first && typeof first === "object" && typeof first.submit === "function")) return query(...args);
+    const timer = setTimeout(() => client.connection?.stream?.destroy(new Error("Query read timeout")), ms);
+    const result = query(...args) as Promise<unknown>;
+    return result.finally(() => clearTimeout(timer));
+  };
 }

@@ -1,4 +1,5 @@
-export { createDataSource, openDataSource, type DataSourceConfig } from "./data-source.js";
+export { CONNECT_TIMEOUT_MS, createDataSource, openDataSource, type DataSourceConfig } from "./data-source.js";
+export { isDatabaseUnavailable } from "./unavailable.js";
 export { DataDirInUseError, dataDirInUseCause, heldDataDirLock, lockDataDir, LOCK_FILE, type DataDirLock } from "./data-dir-lock.js";
 export { pgliteDriver, PglitePool, PgliteSession, type PgLikeResult } from "./pglite-driver.js";
 export { ENTITIES } from "./entities/index.js";

@@ -1,0 +1,101 @@
+/**
+ * The soak mix on PostgreSQL: the API and one worker as real processes on a scratch database,
+ * requests sent open-loop at a fixed rate (screen 70 %, batch of 10 10 %, history 10 %, report
+ * 5 %, async 4 %, CSV export 1 %). Every 5 s: the API's RSS, the database's connection count.
+ * Figures: error rate, p50/p99 per kind, RSS trend over the last half (MB/min, least squares),
+ * connections at the end of the run vs. its middle. PASS: 0 errors, p99 of screen within the budget (50 ms unless given),
+ * RSS growth over the last half ≤ 2 MB/min, connections bounded.
+ */
+import { freshDatabase, spawnTs } from "../bench/async/support.js";
+import { line, percentile, request, rssMb, sleep, slope, SOAK_AUDIT_KEY, startApi, stopApi } from "./support.js";
+import { openDataSource } from "@svc/persistence";
+
+export interface MixOptions {
+  readonly minutes: number;
+  /** Requests per second, all kinds together. */
+  readonly rate: number;
+  /** p99 budget of a single screen (ms). */
+  readonly p99BudgetMs?: number;
+  readonly quiet?: boolean;
+}
+
+type Kind = "screen" | "batch" | "history" | "report" | "async" | "export";
+const WEIGHTS: [Kind, number][] = [["screen", 70], ["batch", 10], ["history", 10], ["report", 5], ["async", 4], ["export", 1]];
+
+export async function soakMix(o: MixOptions): Promise<{ ok: boolean }> {
+  const db = await freshDatabase("svc_soak_mix");
+  const api = await startApi({ url: db.url });
+  const worker = spawnTs("apps/worker/src/main.ts", { DATABASE_URL: db.url, SVC_AUDIT_KEY: SOAK_AUDIT_KEY, SVC_WEBHOOK_ALLOWED_CIDRS: "127.0.0.1/32", LOG_LEVEL: "warn" });
+  const probe = await openDataSource({ url: db.url, poolSize: 1 });
+  try {
+    const dbName = new URL(db.url).pathname.slice(1);
+    const connections = async () => ((await probe.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1`, [dbName])) as { n: number }[])[0]?.n ?? -1;
+    const lat = new Map<Kind, number[]>(WEIGHTS.map(([k]) => [k, []]));
+    const errors = new Map<string, number>();
+    let sent = 0;
+    let answered = 0;
+    const pick = (n: number): Kind => {
+      let x = (n * 7919) % 100; // a fixed, evenly spread sequence over the weights
+      for (const [k, w] of WEIGHTS) if ((x -= w) < 0) return k;
+      return "screen";
+    };
+    const send = async (n: number) => {
+      const kind = pick(n);
+      const a = await (kind === "screen" ? request(api.port, "POST", "/v1/screen", { entity_value: `shop-${n}.soak-mix.com` })
+        : kind === "batch" ? request(api.port, "POST", "/v1/screen/batch", { entities: Array.from({ length: 10 }, (_, i) => ({ entity_value: `batch-${n}-${i}.soak-mix.com` })) })
+        : kind === "history" ? request(api.port, "GET", "/v1/history?limit=50")
+        : kind === "report" ? request(api.port, "POST", "/v1/report", { entity_value: `scam-${n % 500}.soak-mix.com`, category: "scam", description: "soak" })
+        : kind === "async" ? request(api.port, "POST", "/v1/screen/async", { entity_value: `async-${n}.soak-mix.com` })
+        : request(api.port, "GET", `/v1/audit/export?since=${new Date(Date.now() - 60_000).toISOString()}`));
+      answered++;
+      if (a.status >= 200 && a.status < 300) lat.get(kind)?.push(a.ms);
+      else errors.set(`${kind} ${a.status}`, (errors.get(`${kind} ${a.status}`) ?? 0) + 1);
+    };
+    const samples: { t: number; rss: number; conns: number }[] = [];
+    const t0 = performance.now();
+    const total = o.minutes * 60_000;
+    const inflight = new Set<Promise<void>>();
+    let nextSample = 0;
+    while (performance.now() - t0 < total) {
+      const elapsed = performance.now() - t0;
+      // Open loop: as many requests as the rate calls for by now, whatever is still in flight.
+      while (sent < (elapsed / 1000) * o.rate) {
+        const p = send(sent++).finally(() => inflight.delete(p));
+        inflight.add(p);
+      }
+      if (elapsed >= nextSample) {
+        samples.push({ t: elapsed / 60_000, rss: rssMb(api.pid), conns: await connections() });
+        if (!o.quiet) process.stdout.write(`\r${(elapsed / 1000).toFixed(0)} s: ${answered} answered, ${inflight.size} in flight, RSS ${samples.at(-1)?.rss.toFixed(0)} MB, ${samples.at(-1)?.conns} connections   `);
+        nextSample += 5_000;
+      }
+      await sleep(5);
+    }
+    await Promise.all(inflight);
+    if (!o.quiet) console.log();
+    const lastHalf = samples.filter((s) => s.t >= o.minutes / 2);
+    const rssTrend = slope(lastHalf.map((s) => [s.t, s.rss]));
+    const maxConns = Math.max(...samples.map((s) => s.conns));
+    const midConns = lastHalf[0]?.conns ?? NaN;
+    const endConns = samples.at(-1)?.conns ?? NaN;
+    const errorCount = [...errors.values()].reduce((a, b) => a + b, 0);
+    const screenP99 = percentile(lat.get("screen") ?? [], 99);
+    const budget = o.p99BudgetMs ?? 50;
+    const ok = errorCount === 0 && screenP99 <= budget && rssTrend <= 2 && endConns <= midConns + 2;
+    if (!o.quiet) {
+      line("run", `${o.minutes} min at ${o.rate} req/s offered; ${answered} answered (${(answered / (o.minutes * 60)).toFixed(0)}/s)`);
+      line("errors", `${errorCount} (${((100 * errorCount) / Math.max(1, answered)).toFixed(3)} %) ${JSON.stringify(Object.fromEntries(errors))}`);
+      for (const [k, v] of lat) if (v.length) line(`  ${k}: n / p50 / p99`, `${v.length} / ${percentile(v, 50).toFixed(1)} ms / ${percentile(v, 99).toFixed(1)} ms`);
+      line("API RSS first / mid / last (MB)", `${samples[0]?.rss.toFixed(0)} / ${lastHalf[0]?.rss.toFixed(0)} / ${samples.at(-1)?.rss.toFixed(0)}`);
+      line("API RSS trend over the last half", `${rssTrend.toFixed(2)} MB/min (limit 2)`);
+      line("database connections mid / end / max", `${midConns} / ${endConns} / ${maxConns} (API pool 10, worker, probe 1)`);
+      line("result", ok ? `PASS (screen p99 ≤ ${budget} ms)` : `FAIL (screen p99 budget ${budget} ms)`);
+    }
+    return { ok };
+  } finally {
+    await stopApi(api);
+    worker.child.kill("SIGTERM");
+    await worker.exited;
+    await probe.destroy();
+    await db.drop();
+  }
+}
