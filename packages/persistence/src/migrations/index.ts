@@ -12,6 +12,7 @@ import { ServerSecretsAndAuditSignals1795306600000 } from "./1795306600000-serve
 import { IntelFeeds1795311000000 } from "./1795311000000-intel-feeds.js";
 import { BotAdminsAndSeenEvents1795315000000 } from "./1795315000000-bot-admins-and-seen-events.js";
 import { CheckIdempotencyKeys1795318000000 } from "./1795318000000-check-idempotency-keys.js";
+import { CheckExportColumns1795320000000 } from "./1795320000000-check-export-columns.js";
 
 /** In order. A new migration is a new class appended here; a released one is never edited. */
 export const MIGRATIONS = [
@@ -29,4 +30,5 @@ export const MIGRATIONS = [
   IntelFeeds1795311000000,
   BotAdminsAndSeenEvents1795315000000,
   CheckIdempotencyKeys1795318000000,
+  CheckExportColumns1795320000000,
 ];

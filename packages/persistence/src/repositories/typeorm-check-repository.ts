@@ -1,6 +1,6 @@
 import { MoreThanOrEqual, type DataSource } from "typeorm";
 import {
-  EXPORT_BATCH, HISTORY_LIMIT, chainVerifier, clampInt, decodeCursor, encodeCursor, sealChainHead, sealRecord,
+  EXPORT_BATCH, HISTORY_LIMIT, chainVerifier, signalCodesOf, clampInt, decodeCursor, encodeCursor, sealChainHead, sealRecord,
   type AuditColumns, type AuditExportRow, type AuditMac, type AuditRecord, type ChainHead, type ChainVerification, type CheckFilters,
   type CheckRepository, type ExportOptions, type HistoryItem, type HistoryPage, type HistoryQuery, type NewAuditRecord, type VerifyOptions,
 } from "@svc/core";
@@ -12,6 +12,7 @@ const CHECK_COLUMNS = [
   "id", "account_id", "seq", "created_at", "entity_type", "entity_value", "entity_id", "risk_score", "risk_level",
   "confidence", "channel", "actor_key_id", "request", "entity", "verdict", "source_outcomes", "ruleset",
   "data_versions", "signals", "prev_hash", "record_hash", "hash_version", "hash_key_id", "idempotency_key",
+  "recommended_action", "signal_codes",
 ] as const satisfies readonly (keyof CheckRow)[];
 const JSON_COLUMNS: ReadonlySet<string> = new Set(["request", "entity", "verdict", "source_outcomes", "data_versions", "signals"]);
 
@@ -161,15 +162,12 @@ export class TypeOrmCheckRepository implements CheckRepository {
       const where = new Where(accountId).filters(options);
       if (after) where.add(`(created_at, id) > ($?::timestamptz, $?)`, after.created_at, after.id);
       // Only the exported columns, the time already as ISO 8601 text (millisecond precision, as
-      // stored) and the signal codes picked out of the verdict by the database: neither the full
-      // records nor their JSON cross the connection.
+      // stored); the action and signal codes are columns written at insert, so the verdict's
+      // JSON is never read (nor detoasted) and no record crosses the connection.
       return (await this.ds.manager.query(
         `SELECT id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_iso,
                 entity_type, entity_value, risk_score, risk_level, confidence,
-                verdict->>'recommended_action' AS recommended_action,
-                coalesce((SELECT string_agg(s.value->>'code', ';' ORDER BY s.ord)
-                            FROM jsonb_array_elements(verdict->'signals') WITH ORDINALITY AS s(value, ord)
-                           WHERE (s.value->>'points')::float8 > 0), '') AS signals,
+                recommended_action, signal_codes AS signals,
                 ruleset, channel, actor_key_id, prev_hash, record_hash
            FROM checks WHERE ${where.sql()} ORDER BY checks.created_at ASC, checks.id ASC LIMIT ${batch}`,
         where.params,
@@ -224,7 +222,14 @@ export class TypeOrmCheckRepository implements CheckRepository {
         [accountId, next, to],
       )) as CheckRow[];
       read += rows.length;
-      for (const row of rows) if (!verifier.push(toRecord(row), columnsOf(row))) return verifier.result();
+      for (const row of rows) {
+        const record = toRecord(row);
+        if (!verifier.push(record, columnsOf(row))) return verifier.result();
+        // The export's columns are not part of the keyed hash (they follow from the sealed verdict): compare them with it.
+        if (row.recommended_action !== record.verdict.recommended_action || row.signal_codes !== signalCodesOf(record.verdict)) {
+          return { ...verifier.result(), ok: false, first_bad: { id: row.id, reason: "hash_mismatch", detail: "the export columns (recommended_action, signal_codes) differ from the sealed verdict" } };
+        }
+      }
       const last = rows.at(-1);
       if (rows.length < VERIFY_BATCH || !last) break;
       next = last.seq + 1;
@@ -311,6 +316,8 @@ function toRow(r: AuditRecord, seq: number, idempotencyKey: string | undefined):
     hash_version: r.hash_version,
     hash_key_id: r.hash_key_id,
     idempotency_key: idempotencyKey ?? null,
+    recommended_action: r.verdict.recommended_action,
+    signal_codes: signalCodesOf(r.verdict),
   };
 }
 
