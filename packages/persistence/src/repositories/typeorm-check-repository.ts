@@ -6,6 +6,7 @@ import {
 } from "@svc/core";
 import { CheckEntity, type CheckRow } from "../entities/check.js";
 import { iso } from "./sql.js";
+import { rawSessions, rawTransaction, type RawSession } from "./raw-sql.js";
 
 const VERIFY_BATCH = 1_000;
 const CHECK_COLUMNS = [
@@ -15,64 +16,82 @@ const CHECK_COLUMNS = [
   "recommended_action", "signal_codes",
 ] as const satisfies readonly (keyof CheckRow)[];
 const JSON_COLUMNS: ReadonlySet<string> = new Set(["request", "entity", "verdict", "source_outcomes", "data_versions", "signals"]);
+const CLAIM_SQL = `INSERT INTO check_chain_heads (account_id, seq, last_hash) VALUES ($1, $2, NULL)
+   ON CONFLICT (account_id) DO UPDATE SET seq = check_chain_heads.seq + $2
+   RETURNING seq, last_hash`;
+const TUPLE_WIDTH = CHECK_COLUMNS.length;
+const appendTexts = new Map<number, string>();
+
+/** One statement for a group of `n`: the rows, and the head moved to the last one ($1–$4: last hash, head MAC, its key id, account). */
+function appendSql(n: number): string {
+  let text = appendTexts.get(n);
+  if (text === undefined) {
+    const tuples: string[] = [];
+    for (let k = 0; k < n; k++) {
+      const base = 4 + k * TUPLE_WIDTH;
+      tuples.push(`(${CHECK_COLUMNS.map((c, i) => `$${base + i + 1}${JSON_COLUMNS.has(c) ? "::jsonb" : ""}`).join(", ")})`);
+    }
+    text = `WITH appended AS (INSERT INTO checks (${CHECK_COLUMNS.join(", ")}) VALUES ${tuples.join(", ")})
+      UPDATE check_chain_heads SET last_hash = $1, mac = $2, mac_key_id = $3 WHERE account_id = $4`;
+    appendTexts.set(n, text);
+  }
+  return text;
+}
+
+/** The statement parameters of one row, in CHECK_COLUMNS order. */
+function pushRow(params: unknown[], r: AuditRecord, seq: number, idempotencyKey: string | undefined): void {
+  const v = r.verdict;
+  params.push(
+    r.id, r.account_id, seq, r.created_at, r.entity.type, r.entity.value, r.entity.id, v.risk_score, v.risk_level,
+    v.confidence, r.actor.channel, r.actor.key_id, JSON.stringify(r.request), JSON.stringify(r.entity), JSON.stringify(v),
+    JSON.stringify(r.source_outcomes), r.ruleset, JSON.stringify(r.data_versions), r.signals ? JSON.stringify(r.signals) : null,
+    r.prev_hash, r.record_hash, r.hash_version, r.hash_key_id, idempotencyKey ?? null, v.recommended_action, signalCodesOf(v),
+  );
+}
 
 /** Records are sealed with the audit keyring's current key (an HMAC the database cannot compute). */
 export class TypeOrmCheckRepository implements CheckRepository {
-  constructor(private readonly ds: DataSource, private readonly mac: AuditMac) {}
+  private readonly session: () => Promise<RawSession>;
 
-  async save(record: NewAuditRecord): Promise<AuditRecord> {
-    return this.ds.transaction(async (m) => {
-      // Claims the next place in the account's chain. The head row stays locked until commit,
-      // so concurrent saves for one account (from any process) queue here and form one chain.
-      const [head] = (await m.query(
-        `INSERT INTO check_chain_heads (account_id, seq, last_hash) VALUES ($1, 1, NULL)
-         ON CONFLICT (account_id) DO UPDATE SET seq = check_chain_heads.seq + 1
-         RETURNING seq, last_hash`,
-        [record.account_id],
-      )) as { seq: number; last_hash: string | null }[];
-      if (!head) throw new Error("chain head upsert returned no row");
-      const sealed = sealRecord(record, head.last_hash, this.mac);
-      const row = toRow(sealed, head.seq, record.idempotency_key);
-      await m.query(
-        `INSERT INTO checks (${CHECK_COLUMNS.join(", ")})
-         VALUES (${CHECK_COLUMNS.map((c, i) => `$${i + 1}${JSON_COLUMNS.has(c) ? "::jsonb" : ""}`).join(", ")})`,
-        CHECK_COLUMNS.map((c) => (JSON_COLUMNS.has(c) ? JSON.stringify(row[c]) : row[c])),
-      );
-      await this.updateHead(m, record.account_id, head.seq, sealed.record_hash);
-      return sealed;
-    });
+  constructor(private readonly ds: DataSource, private readonly mac: AuditMac) {
+    this.session = rawSessions(ds);
   }
 
+  save(record: NewAuditRecord): Promise<AuditRecord> {
+    return this.saveMany([record]).then((s) => s[0] as AuditRecord);
+  }
+
+  /**
+   * The write path of every check (the API's group commit hands it a group of one account's
+   * records): one transaction of three statements on a raw session of the DataSource's pool,
+   * not TypeORM — claim `n` places in the chain (the head row stays locked until commit, so
+   * concurrent writers for one account, from any process, queue here and form one chain),
+   * then one multi-row INSERT of the sealed records that also moves and re-seals the head.
+   */
   async saveMany(records: readonly NewAuditRecord[]): Promise<AuditRecord[]> {
     const first = records[0];
     if (!first) return [];
     if (records.some((r) => r.account_id !== first.account_id)) throw new Error("saveMany takes one account's records");
-    return this.ds.transaction(async (m) => {
-      // One chain lock for the whole group: claim `n` places at once.
-      const [head] = (await m.query(
-        `INSERT INTO check_chain_heads (account_id, seq, last_hash) VALUES ($1, $2, NULL)
-         ON CONFLICT (account_id) DO UPDATE SET seq = check_chain_heads.seq + $2
-         RETURNING seq, last_hash`,
-        [first.account_id, records.length],
-      )) as { seq: number; last_hash: string | null }[];
+    const n = records.length;
+    return rawTransaction(this.session, async (q) => {
+      const [head] = await q.query<{ seq: number; last_hash: string | null }>("svc_chain_claim", CLAIM_SQL, [first.account_id, n]);
       if (!head) throw new Error("chain head upsert returned no row");
-      const startSeq = head.seq - records.length + 1;
+      const startSeq = head.seq - n + 1;
       // A fresh head row starts at seq = n, and its previous hash is null either way.
       let prev = startSeq === 1 ? null : head.last_hash;
       const sealed: AuditRecord[] = [];
-      const params: unknown[] = [];
-      const tuples: string[] = [];
+      const params: unknown[] = [null, null, null, first.account_id];
       records.forEach((r, k) => {
         const s = sealRecord(r, prev, this.mac);
         prev = s.record_hash;
         sealed.push(s);
-        const row = toRow(s, startSeq + k, r.idempotency_key);
-        const base = params.length;
-        tuples.push(`(${CHECK_COLUMNS.map((c, i) => `$${base + i + 1}${JSON_COLUMNS.has(c) ? "::jsonb" : ""}`).join(", ")})`);
-        for (const c of CHECK_COLUMNS) params.push(JSON_COLUMNS.has(c) ? JSON.stringify(row[c]) : row[c]);
+        pushRow(params, s, startSeq + k, r.idempotency_key);
       });
-      await m.query(`INSERT INTO checks (${CHECK_COLUMNS.join(", ")}) VALUES ${tuples.join(", ")}`, params);
-      await this.updateHead(m, first.account_id, head.seq, prev);
+      const h = sealChainHead({ account_id: first.account_id, count: head.seq, last_hash: prev }, this.mac);
+      params[0] = prev;
+      params[1] = h.mac;
+      params[2] = h.mac_key_id;
+      await q.query(`svc_checks_append_${n}`, appendSql(n), params);
       return sealed;
     });
   }
@@ -96,12 +115,6 @@ export class TypeOrmCheckRepository implements CheckRepository {
       sealed += r?.n ?? 0;
     }
     return sealed;
-  }
-
-  /** Moves the head to the new last record, sealed with the key so a head moved back to hide removed records shows. */
-  private async updateHead(m: { query(sql: string, params: unknown[]): Promise<unknown> }, accountId: string, count: number, lastHash: string | null): Promise<void> {
-    const h = sealChainHead({ account_id: accountId, count, last_hash: lastHash }, this.mac);
-    await m.query(`UPDATE check_chain_heads SET last_hash = $2, mac = $3, mac_key_id = $4 WHERE account_id = $1`, [accountId, lastHash, h.mac, h.mac_key_id]);
   }
 
   async byIdempotencyKey(accountId: string, key: string, since: Date): Promise<AuditRecord[]> {
@@ -288,37 +301,6 @@ class Where {
   sql(): string {
     return this.parts.join(" AND ");
   }
-}
-
-function toRow(r: AuditRecord, seq: number, idempotencyKey: string | undefined): CheckRow {
-  return {
-    id: r.id,
-    account_id: r.account_id,
-    seq,
-    created_at: new Date(r.created_at),
-    entity_type: r.entity.type,
-    entity_value: r.entity.value,
-    entity_id: r.entity.id,
-    risk_score: r.verdict.risk_score,
-    risk_level: r.verdict.risk_level,
-    confidence: r.verdict.confidence,
-    channel: r.actor.channel,
-    actor_key_id: r.actor.key_id,
-    request: r.request,
-    entity: r.entity,
-    verdict: r.verdict,
-    source_outcomes: [...r.source_outcomes],
-    ruleset: r.ruleset,
-    data_versions: { ...r.data_versions },
-    signals: r.signals ? [...r.signals] : null,
-    prev_hash: r.prev_hash,
-    record_hash: r.record_hash,
-    hash_version: r.hash_version,
-    hash_key_id: r.hash_key_id,
-    idempotency_key: idempotencyKey ?? null,
-    recommended_action: r.verdict.recommended_action,
-    signal_codes: signalCodesOf(r.verdict),
-  };
 }
 
 function toRecord(row: CheckRow): AuditRecord {
