@@ -1,6 +1,6 @@
 import { MoreThanOrEqual, type DataSource } from "typeorm";
 import {
-  EXPORT_BATCH, HISTORY_LIMIT, chainVerifier, signalCodesOf, clampInt, decodeCursor, encodeCursor, sealChainHead, sealRecord,
+  EXPORT_BATCH, HISTORY_LIMIT, canonicalJsonOnce, chainVerifier, signalCodesOf, clampInt, decodeCursor, encodeCursor, sealChainHead, sealRecord,
   type AuditColumns, type AuditExportRow, type AuditMac, type AuditRecord, type ChainHead, type ChainVerification, type CheckFilters,
   type CheckRepository, type ExportOptions, type HistoryItem, type HistoryPage, type HistoryQuery, type NewAuditRecord, type VerifyOptions,
 } from "@svc/core";
@@ -43,7 +43,7 @@ function pushRow(params: unknown[], r: AuditRecord, seq: number, idempotencyKey:
   const v = r.verdict;
   params.push(
     r.id, r.account_id, seq, r.created_at, r.entity.type, r.entity.value, r.entity.id, v.risk_score, v.risk_level,
-    v.confidence, r.actor.channel, r.actor.key_id, JSON.stringify(r.request), JSON.stringify(r.entity), JSON.stringify(v),
+    v.confidence, r.actor.channel, r.actor.key_id, JSON.stringify(r.request), JSON.stringify(r.entity), canonicalJsonOnce(v),
     JSON.stringify(r.source_outcomes), r.ruleset, JSON.stringify(r.data_versions), r.signals ? JSON.stringify(r.signals) : null,
     r.prev_hash, r.record_hash, r.hash_version, r.hash_key_id, idempotencyKey ?? null, v.recommended_action, signalCodesOf(v),
   );
