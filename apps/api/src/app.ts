@@ -71,7 +71,7 @@ export function createApp(s: ApiServices): OpenAPIHono {
   // A verdict's JSON was made once when its audit record was sealed: the response reuses that text.
   const respond = (c: Context, r: { status: number; body: unknown }) => {
     const text = serialisedOnce(r.body);
-    return text === undefined ? c.json(r.body as never, r.status as never) : c.body(text, r.status as never, { "content-type": "application/json" });
+    return text === undefined ? c.json(r.body as never, r.status as never) : (c.body(text, r.status as never, { "content-type": "application/json" }) as never);
   };
 
   app.openapi(screenRoute, async (c) => {
