@@ -74,3 +74,21 @@ export async function rawTransaction<T>(session: () => Promise<RawSession>, work
     throw e;
   }
 }
+
+/** One statement on a raw session (a named prepared statement on PostgreSQL), for hot-path statements outside a transaction. */
+export function rawQuery(ds: DataSource): <R>(name: string, text: string, values: readonly unknown[]) => Promise<R[]> {
+  const session = rawSessions(ds);
+  return async <R>(name: string, text: string, values: readonly unknown[]): Promise<R[]> => {
+    const s = await session();
+    try {
+      const rows = await s.query<R>(name, text, values);
+      s.release();
+      return rows;
+    } catch (e) {
+      // An error the server reported (it has a severity) leaves a healthy session, no transaction
+      // being open; anything else may be a broken connection, which is dropped.
+      s.release(e instanceof Error && !("severity" in e) ? e : undefined);
+      throw e;
+    }
+  };
+}
