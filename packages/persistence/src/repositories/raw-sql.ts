@@ -24,6 +24,15 @@ interface PgPool {
   connect(): Promise<PgClient>;
 }
 
+/**
+ * Whether `ds` is a DataSource with a pool of its own (an initialised one). A transaction-scoped
+ * stand-in (the worker stores a check inside its job's transaction) has none: callers then run
+ * the same statements through it.
+ */
+export function hasRawPool(ds: DataSource): boolean {
+  return (ds as { driver?: { master?: unknown } }).driver?.master !== undefined;
+}
+
 /** Borrows sessions from the DataSource's own pool (`pg.Pool` on PostgreSQL, `PglitePool` on PGlite). */
 export function rawSessions(ds: DataSource): () => Promise<RawSession> {
   const pool = (): PgPool | PglitePool => {
@@ -79,6 +88,7 @@ export async function rawTransaction<T>(session: () => Promise<RawSession>, work
 export function rawQuery(ds: DataSource): <R>(name: string, text: string, values: readonly unknown[]) => Promise<R[]> {
   const session = rawSessions(ds);
   return async <R>(name: string, text: string, values: readonly unknown[]): Promise<R[]> => {
+    if (!hasRawPool(ds)) return (await ds.query(text, [...values])) as R[];
     const s = await session();
     try {
       const rows = await s.query<R>(name, text, values);

@@ -6,7 +6,7 @@ import {
 } from "@svc/core";
 import { CheckEntity, type CheckRow } from "../entities/check.js";
 import { iso } from "./sql.js";
-import { rawSessions, rawTransaction, type RawSession } from "./raw-sql.js";
+import { hasRawPool, rawSessions, rawTransaction, type RawSession } from "./raw-sql.js";
 
 const VERIFY_BATCH = 1_000;
 const CHECK_COLUMNS = [
@@ -73,7 +73,7 @@ export class TypeOrmCheckRepository implements CheckRepository {
     if (!first) return [];
     if (records.some((r) => r.account_id !== first.account_id)) throw new Error("saveMany takes one account's records");
     const n = records.length;
-    return rawTransaction(this.session, async (q) => {
+    const work = async (q: Pick<RawSession, "query">): Promise<AuditRecord[]> => {
       const [head] = await q.query<{ seq: number; last_hash: string | null }>("svc_chain_claim", CLAIM_SQL, [first.account_id, n]);
       if (!head) throw new Error("chain head upsert returned no row");
       const startSeq = head.seq - n + 1;
@@ -93,7 +93,10 @@ export class TypeOrmCheckRepository implements CheckRepository {
       params[2] = h.mac_key_id;
       await q.query(`svc_checks_append_${n}`, appendSql(n), params);
       return sealed;
-    });
+    };
+    if (hasRawPool(this.ds)) return rawTransaction(this.session, work);
+    // Inside a caller's transaction (the worker's job): the same statements on its manager.
+    return this.ds.transaction((m) => work({ query: async <R>(_name: string, text: string, values: readonly unknown[]) => (await m.query(text, [...values])) as R[] }));
   }
 
   /**
