@@ -1,5 +1,5 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
-import { InvalidCursorError, checkCoversEntity, openCursor, parseEntity, screenBatch, sealCursor, syncReportedWith, type RiskLevel, type Screened, type Verdict } from "@svc/core";
+import { InvalidCursorError, checkCoversEntity, openCursor, parseEntity, screenBatch, sealCursor, serialisedOnce, syncReportedWith, type RiskLevel, type Screened, type Verdict } from "@svc/core";
 import { stringify as stringifySync } from "csv-stringify/sync";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -95,7 +95,11 @@ export function createApp(s: ApiServices): OpenAPIHono {
   app.use("/v1/*", jsonBody());
   app.use("/v1/*", safeParams());
 
-  const respond = (c: Context, r: { status: number; body: unknown }) => c.json(r.body as never, r.status as never);
+  // A verdict's JSON was made once when its audit record was sealed: the response reuses that text.
+  const respond = (c: Context, r: { status: number; body: unknown }) => {
+    const text = serialisedOnce(r.body);
+    return text === undefined ? c.json(r.body as never, r.status as never) : (c.body(text, r.status as never, { "content-type": "application/json" }) as never);
+  };
 
   app.openapi(screenRoute, async (c) => {
     const caller = callerOf(c);

@@ -31,7 +31,7 @@ export type * from "./ports/graph-repository.js";
 export * from "./ports/storage-limits.js";
 export * from "./ports/graph-walk.js";
 export { combineIntelStores } from "./detection/combined-intel.js";
-export { auditExportRowOf, auditRecordOf, type AuditInput } from "./use-cases/audit-record.js";
+export { auditExportRowOf, auditRecordOf, signalCodesOf, type AuditInput } from "./use-cases/audit-record.js";
 export { REPORTED_WITH, checkCoversEntity, syncReportedWith } from "./use-cases/report-moderation.js";
 export type * from "./ports/job-queue.js";
 export { ASYNC_JOB_STATUSES, checkIdForJob } from "./ports/job-queue.js";

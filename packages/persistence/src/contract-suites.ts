@@ -1,10 +1,11 @@
+import { describe, expect, it } from "vitest";
 import type { DataSource } from "typeorm";
 // Test-only module (imported by *.test.ts, not exported by the package): the port contract suites live in @svc/testing.
 import {
   anAuditRecord, uniqueId, accountRepositoryContract, apiKeyRepositoryContract, checkRepositoryContract, graphRepositoryContract,
   idempotencyStoreContract, intelStoreContract, reportRepositoryContract, usageCounterContract, type CheckTamper, type GraphFixture,
 } from "@svc/testing";
-import { auditColumnsOf, splitEntityId, type AuditRecord, type Verdict } from "@svc/core";
+import { auditColumnsOf, signalCodesOf, splitEntityId, type AuditRecord, type Verdict } from "@svc/core";
 import { HmacAuditKeyring } from "./audit-keys.js";
 import { TypeOrmAccountRepository } from "./repositories/typeorm-account-repository.js";
 import { TypeOrmApiKeyRepository } from "./repositories/typeorm-api-key-repository.js";
@@ -37,6 +38,38 @@ export function typeOrmContracts(engine: string, ds: () => DataSource): void {
   intelStoreContract(engine, async () => ({ store: new TypeOrmIntelStore(ds()), close }));
   batchedReadsContract(engine, ds);
   rateLimiterContract(engine, ds);
+  exportColumns(engine, ds, auditKeys);
+}
+
+/** The action and signal codes the export reads are columns written at insert, and verification compares them with the sealed verdict. */
+function exportColumns(engine: string, ds: () => DataSource, keys: HmacAuditKeyring): void {
+  describe(`checks export columns: ${engine}`, () => {
+    const scored = (account: string, minute: number): ReturnType<typeof anAuditRecord> => {
+      const base = anAuditRecord({ account_id: account, created_at: new Date(Date.UTC(2026, 10, 2, 9, minute)).toISOString() });
+      const signal = base.verdict.signals[0]!;
+      return { ...base, verdict: { ...base.verdict, recommended_action: "block", signals: [{ ...signal, code: "domain.lookalike_brand", points: 75 }, { ...signal, code: "x.zero", points: 0 }, { ...signal, code: "domain.suspicious_tld", points: 10 }] } };
+    };
+
+    it("writes recommended_action and signal_codes at insert, by save and by saveMany", async () => {
+      const repo = new TypeOrmCheckRepository(ds(), keys);
+      const account = uniqueId("acc");
+      const one = await repo.save(scored(account, 1));
+      const many = await repo.saveMany([scored(account, 2), scored(account, 3)]);
+      const rows = (await ds().query(`SELECT id, recommended_action, signal_codes FROM checks WHERE account_id = $1 ORDER BY seq`, [account])) as { id: string; recommended_action: string; signal_codes: string }[];
+      expect(rows).toEqual([one, ...many].map((r) => ({ id: r.id, recommended_action: "block", signal_codes: "domain.lookalike_brand;domain.suspicious_tld" })));
+    });
+
+    for (const [column, value] of [["recommended_action", "allow"], ["signal_codes", ""]] as const) {
+      it(`verification catches ${column} edited alone, naming that record`, async () => {
+        const repo = new TypeOrmCheckRepository(ds(), keys);
+        const account = uniqueId("acc");
+        const [, b] = await repo.saveMany([scored(account, 1), scored(account, 2), scored(account, 3)]);
+        expect((await repo.verifyChain(account)).ok).toBe(true);
+        await ds().query(`UPDATE checks SET ${column} = $3 WHERE account_id = $1 AND id = $2`, [account, b?.id, value]);
+        expect(await repo.verifyChain(account)).toMatchObject({ ok: false, checked: 2, first_bad: { id: b?.id, reason: "hash_mismatch" } });
+      });
+    }
+  });
 }
 
 /** The SQL graph, with its shared evidence recorded where it lives: intel_records, reports. */
@@ -82,11 +115,11 @@ function sqlTamper(ds: DataSource): CheckTamper {
         `UPDATE checks SET created_at = $3::timestamptz, entity_type = $4, entity_value = $5, entity_id = $6, risk_score = $7, risk_level = $8,
                 confidence = $9, channel = $10, actor_key_id = $11, request = $12::jsonb, entity = $13::jsonb, verdict = $14::jsonb,
                 source_outcomes = $15::jsonb, ruleset = $16, data_versions = $17::jsonb, prev_hash = $18, record_hash = $19,
-                hash_version = $20, hash_key_id = $21
+                hash_version = $20, hash_key_id = $21, recommended_action = $22, signal_codes = $23
           WHERE account_id = $1 AND id = $2`,
         [accountId, checkId, r.created_at, c.entity_type, c.entity_value, c.entity_id, c.risk_score, c.risk_level, c.confidence, c.channel, c.actor_key_id,
           JSON.stringify(r.request), JSON.stringify(r.entity), JSON.stringify(r.verdict), JSON.stringify(r.source_outcomes), r.ruleset,
-          JSON.stringify(r.data_versions), r.prev_hash, r.record_hash, r.hash_version, r.hash_key_id],
+          JSON.stringify(r.data_versions), r.prev_hash, r.record_hash, r.hash_version, r.hash_key_id, r.verdict.recommended_action, signalCodesOf(r.verdict)],
       );
     },
     async setHead(accountId: string, count: number, lastHash: string | null): Promise<void> {

@@ -3,7 +3,7 @@
 // CSV export of 1,000,000 audit rows. Each server runs in its own child process on 127.0.0.1;
 // autocannon (programmatic) and the other clients run in this process.
 //   npx tsx tools/bench/api/main.ts [--seconds=10] [--warmup=3] [--connections=50]
-//        [--only=baseline,pg,batch,pglite,graph,export] [--profile] [--accounts=1] [--keys=200]
+//        [--only=baseline,pg,batch,pglite,graph,export] [--profile] [--accounts=1] [--keys=200] [--export-rows=1000000]
 // --profile starts the API servers under `node --cpu-prof` and prints their top self-time
 // functions (the figures of a profiled run are lower; do not record them as results).
 // PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) must allow
@@ -46,7 +46,7 @@ const GRAPH_NODES = 100_000;
 const GRAPH_EDGES = 500_000;
 const WALK_WARMUP = 20;
 const WALKS = 300;
-const EXPORT_ROWS = 1_000_000;
+const EXPORT_ROWS = Number(arg("export-rows", "1000000"));
 // Time caps that keep one run within minutes even when a target is missed by far.
 const BATCH_CAP_S = 30;
 const WALK_CAP_S = 45;

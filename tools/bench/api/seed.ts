@@ -208,13 +208,15 @@ export async function seedAuditRows(url: string, templateAccountIds: readonly st
       const to = Math.min(count, from + chunk - 1);
       await c.query(`
         INSERT INTO checks (id, account_id, seq, created_at, entity_type, entity_value, entity_id, risk_score, risk_level, confidence,
-                            channel, actor_key_id, request, entity, verdict, source_outcomes, ruleset, data_versions, prev_hash, record_hash)
+                            channel, actor_key_id, request, entity, verdict, source_outcomes, ruleset, data_versions, prev_hash, record_hash,
+                            recommended_action, signal_codes, hash_version, hash_key_id)
         SELECT s.sid, $1, s.g, s.at, 'domain', s.v, 'domain:' || s.v, s.risk_score, s.risk_level, s.confidence,
                'api', $2, jsonb_build_object('entity_value', s.v),
                s.entity || jsonb_build_object('value', s.v, 'input', s.v, 'id', 'domain:' || s.v),
                s.verdict, s.source_outcomes, s.ruleset, s.data_versions,
                CASE WHEN s.g = 1 THEN NULL ELSE md5('r' || (s.g - 1)) || md5('s' || (s.g - 1)) END,
-               md5('r' || s.g) || md5('s' || s.g)
+               md5('r' || s.g) || md5('s' || s.g),
+               s.recommended_action, s.signal_codes, s.hash_version, s.hash_key_id
           FROM (SELECT g, t.*, 'chk_seed' || lpad(g::text, 10, '0') AS sid, 'e' || g || '-' || t.entity_value AS v,
                        timestamptz '2026-01-01T00:00:00Z' + g * interval '10 ms' AS at
                   FROM generate_series(${from}, ${to}) g

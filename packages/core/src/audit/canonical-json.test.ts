@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalJson } from "./canonical-json.js";
+import { canonicalJson, canonicalJsonOnce, serialisedOnce } from "./canonical-json.js";
 
 describe("canonicalJson", () => {
   it("sorts keys at every level and drops undefined members, whatever the input order", () => {
@@ -17,5 +17,19 @@ describe("canonicalJson", () => {
     expect(() => canonicalJson({ n: Number.NaN })).toThrow(/\$\.n is not a finite number/);
     expect(() => canonicalJson({ f: () => 1 })).toThrow(TypeError);
     expect(() => canonicalJson(10n)).toThrow(TypeError);
+  });
+
+  it("serialises an object once: the same text, reused alone and inside a larger value", () => {
+    const verdict = { risk_score: 12, signals: [{ code: "a", points: 0 }], entity: { value: "x.com", type: "domain" } };
+    expect(serialisedOnce(verdict)).toBeUndefined();
+    const text = canonicalJsonOnce(verdict);
+    expect(text).toBe(canonicalJson({ ...verdict }));
+    expect(serialisedOnce(verdict)).toBe(text);
+    expect(JSON.parse(text)).toEqual(verdict);
+    // Embedded: the stored text is used as is (shown by a memo that no longer matches the object).
+    (verdict as { risk_score: number }).risk_score = 99;
+    expect(canonicalJson({ b: verdict, a: 1 })).toBe(`{"a":1,"b":${text}}`);
+    expect(canonicalJsonOnce(verdict)).toBe(text);
+    expect(serialisedOnce("text")).toBeUndefined();
   });
 });

@@ -10,10 +10,40 @@ export function canonicalJson(value: unknown): string {
   return out.join("");
 }
 
+/** Texts of objects serialised once (`canonicalJsonOnce`), by identity; weak, so they go with their objects. */
+const once = new WeakMap<object, string>();
+
+/**
+ * `canonicalJson(value)`, computed once per object: later calls, and any larger value that
+ * contains the object (an audit record's MAC input), reuse the text. For immutable values only
+ * (a verdict): a change made to the object afterwards would not show in the text. This is how a
+ * verdict is serialised once for the MAC input, the stored row and the response body.
+ */
+export function canonicalJsonOnce(value: object): string {
+  let text = once.get(value);
+  if (text === undefined) {
+    text = canonicalJson(value);
+    once.set(value, text);
+  }
+  return text;
+}
+
+/** The text `canonicalJsonOnce` made for this object, if it made one. */
+export function serialisedOnce(value: unknown): string | undefined {
+  return value !== null && typeof value === "object" ? once.get(value) : undefined;
+}
+
 function write(value: unknown, out: string[], path: string): void {
   if (value === null) {
     out.push("null");
     return;
+  }
+  if (typeof value === "object") {
+    const text = once.get(value);
+    if (text !== undefined) {
+      out.push(text);
+      return;
+    }
   }
   switch (typeof value) {
     case "string":

@@ -1,6 +1,6 @@
 import type { AuditMac } from "../ports/audit-mac.js";
 import type { AuditRecord, NewAuditRecord } from "./audit-record.js";
-import { canonicalJson } from "./canonical-json.js";
+import { canonicalJson, canonicalJsonOnce } from "./canonical-json.js";
 
 /**
  * The columns a store keeps beside the record so history and export can list and filter it
@@ -55,6 +55,8 @@ export function legacyRecordHash(record: Hashed, mac: Pick<AuditMac, "sha256">):
 export function sealRecord(record: NewAuditRecord, prevHash: string | null, mac: AuditMac): AuditRecord {
   const at = new Date(record.created_at);
   if (Number.isNaN(at.getTime())) throw new RangeError(`audit record ${record.id}: created_at ${JSON.stringify(record.created_at)} is not a date`);
+  // The verdict's text is made here once; the stored row and the response body reuse it.
+  canonicalJsonOnce(record.verdict);
   const fields = hashedFields({ ...record, created_at: at.toISOString(), prev_hash: prevHash });
   const hash = mac.mac(mac.keyId, recordMacInput(fields, mac.keyId));
   if (hash === null) throw new Error(`audit key ${mac.keyId} is not available`);

@@ -1,4 +1,5 @@
 import type { AuditActor, AuditRecord, NewAuditRecord } from "../audit/audit-record.js";
+import type { Verdict } from "../detection/types.js";
 import type { AuditExportRow } from "../ports/check-repository.js";
 import type { Entity } from "../entities/types.js";
 import type { Screened } from "./screen-entity.js";
@@ -38,13 +39,20 @@ export function auditRecordOf(input: AuditInput): NewAuditRecord {
   };
 }
 
+/** The codes of the verdict's scoring signals (points > 0), `;`-separated in verdict order: the export's `signals` field. */
+export function signalCodesOf(v: Pick<Verdict, "signals">): string {
+  let out = "";
+  for (const x of v.signals) if (x.points > 0) out = out === "" ? x.code : `${out};${x.code}`;
+  return out;
+}
+
 /** The CSV export's line for one audit record. */
 export function auditExportRowOf(r: AuditRecord): AuditExportRow {
   return {
     id: r.id, created_at: r.created_at, entity_type: r.entity.type, entity_value: r.entity.value,
     risk_score: r.verdict.risk_score, risk_level: r.verdict.risk_level, confidence: r.verdict.confidence,
     recommended_action: r.verdict.recommended_action,
-    signals: r.verdict.signals.filter((x) => x.points > 0).map((x) => x.code).join(";"),
+    signals: signalCodesOf(r.verdict),
     ruleset: r.ruleset, channel: r.actor.channel, key_id: r.actor.key_id ?? null, prev_hash: r.prev_hash ?? null, record_hash: r.record_hash,
   };
 }

@@ -34,6 +34,9 @@ export interface CheckRow {
   hash_key_id: string | null;
   /** The Idempotency-Key of the request that made the check (not hashed, never shown): a retry after a crash finds the check by it. */
   idempotency_key: string | null;
+  /** `verdict.recommended_action` and the codes of its scoring signals (`signalCodesOf`), written at insert so the export never reads the verdict's JSON. */
+  recommended_action: string;
+  signal_codes: string;
 }
 
 export const CheckEntity = new EntitySchema<CheckRow>({
@@ -64,6 +67,8 @@ export const CheckEntity = new EntitySchema<CheckRow>({
     hash_version: integer(),
     hash_key_id: text({ nullable: true }),
     idempotency_key: idText({ nullable: true }),
+    recommended_action: text(),
+    signal_codes: text(),
   },
   uniques: [{ name: "checks_account_seq_key", columns: ["account_id", "seq"] }],
   // Created by the migration as (account_id, created_at DESC, id DESC): history reads it forwards, export backwards.

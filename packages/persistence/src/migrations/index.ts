@@ -18,6 +18,7 @@ import { WebAccounts1795316000000 } from "./1795316000000-web-accounts.js";
 import { BillingAndDataHandling1795317000000 } from "./1795317000000-billing-and-data-handling.js";
 import { CheckIdempotencyKeys1795318000000 } from "./1795318000000-check-idempotency-keys.js";
 import { ProviderCache1795319000000 } from "./1795319000000-provider-cache.js";
+import { CheckExportColumns1795320000000 } from "./1795320000000-check-export-columns.js";
 
 /** In order. A new migration is a new class appended here; a released one is never edited. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   BillingAndDataHandling1795317000000,
   CheckIdempotencyKeys1795318000000,
   ProviderCache1795319000000,
+  CheckExportColumns1795320000000,
 ];

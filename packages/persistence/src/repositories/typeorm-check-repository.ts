@@ -1,79 +1,102 @@
 import { MoreThanOrEqual, type DataSource } from "typeorm";
 import {
-  EXPORT_BATCH, HISTORY_LIMIT, chainVerifier, clampInt, decodeCursor, encodeCursor, sealChainHead, sealRecord,
+  EXPORT_BATCH, HISTORY_LIMIT, canonicalJsonOnce, chainVerifier, signalCodesOf, clampInt, decodeCursor, encodeCursor, sealChainHead, sealRecord,
   type AuditColumns, type AuditExportRow, type AuditMac, type AuditRecord, type ChainHead, type ChainVerification, type CheckFilters,
   type CheckRepository, type ExportOptions, type HistoryItem, type HistoryPage, type HistoryQuery, type NewAuditRecord, type VerifyOptions,
 } from "@svc/core";
 import { CheckEntity, type CheckRow } from "../entities/check.js";
 import { iso } from "./sql.js";
+import { hasRawPool, rawSessions, rawTransaction, type RawSession } from "./raw-sql.js";
 
 const VERIFY_BATCH = 1_000;
 const CHECK_COLUMNS = [
   "id", "account_id", "seq", "created_at", "entity_type", "entity_value", "entity_id", "risk_score", "risk_level",
   "confidence", "channel", "actor_key_id", "request", "entity", "verdict", "source_outcomes", "ruleset",
   "data_versions", "signals", "prev_hash", "record_hash", "hash_version", "hash_key_id", "idempotency_key",
+  "recommended_action", "signal_codes",
 ] as const satisfies readonly (keyof CheckRow)[];
 const JSON_COLUMNS: ReadonlySet<string> = new Set(["request", "entity", "verdict", "source_outcomes", "data_versions", "signals"]);
+const CLAIM_SQL = `INSERT INTO check_chain_heads (account_id, seq, last_hash) VALUES ($1, $2, NULL)
+   ON CONFLICT (account_id) DO UPDATE SET seq = check_chain_heads.seq + $2
+   RETURNING seq, last_hash`;
+const TUPLE_WIDTH = CHECK_COLUMNS.length;
+const appendTexts = new Map<number, string>();
+
+/** One statement for a group of `n`: the rows, and the head moved to the last one ($1–$4: last hash, head MAC, its key id, account). */
+function appendSql(n: number): string {
+  let text = appendTexts.get(n);
+  if (text === undefined) {
+    const tuples: string[] = [];
+    for (let k = 0; k < n; k++) {
+      const base = 4 + k * TUPLE_WIDTH;
+      tuples.push(`(${CHECK_COLUMNS.map((c, i) => `$${base + i + 1}${JSON_COLUMNS.has(c) ? "::jsonb" : ""}`).join(", ")})`);
+    }
+    text = `WITH appended AS (INSERT INTO checks (${CHECK_COLUMNS.join(", ")}) VALUES ${tuples.join(", ")})
+      UPDATE check_chain_heads SET last_hash = $1, mac = $2, mac_key_id = $3 WHERE account_id = $4`;
+    appendTexts.set(n, text);
+  }
+  return text;
+}
+
+/** The statement parameters of one row, in CHECK_COLUMNS order. */
+function pushRow(params: unknown[], r: AuditRecord, seq: number, idempotencyKey: string | undefined): void {
+  const v = r.verdict;
+  params.push(
+    r.id, r.account_id, seq, r.created_at, r.entity.type, r.entity.value, r.entity.id, v.risk_score, v.risk_level,
+    v.confidence, r.actor.channel, r.actor.key_id, JSON.stringify(r.request), JSON.stringify(r.entity), canonicalJsonOnce(v),
+    JSON.stringify(r.source_outcomes), r.ruleset, JSON.stringify(r.data_versions), r.signals ? JSON.stringify(r.signals) : null,
+    r.prev_hash, r.record_hash, r.hash_version, r.hash_key_id, idempotencyKey ?? null, v.recommended_action, signalCodesOf(v),
+  );
+}
 
 /** Records are sealed with the audit keyring's current key (an HMAC the database cannot compute). */
 export class TypeOrmCheckRepository implements CheckRepository {
-  constructor(private readonly ds: DataSource, private readonly mac: AuditMac) {}
+  private readonly session: () => Promise<RawSession>;
 
-  async save(record: NewAuditRecord): Promise<AuditRecord> {
-    return this.ds.transaction(async (m) => {
-      // Claims the next place in the account's chain. The head row stays locked until commit,
-      // so concurrent saves for one account (from any process) queue here and form one chain.
-      const [head] = (await m.query(
-        `INSERT INTO check_chain_heads (account_id, seq, last_hash) VALUES ($1, 1, NULL)
-         ON CONFLICT (account_id) DO UPDATE SET seq = check_chain_heads.seq + 1
-         RETURNING seq, last_hash`,
-        [record.account_id],
-      )) as { seq: number; last_hash: string | null }[];
-      if (!head) throw new Error("chain head upsert returned no row");
-      const sealed = sealRecord(record, head.last_hash, this.mac);
-      const row = toRow(sealed, head.seq, record.idempotency_key);
-      await m.query(
-        `INSERT INTO checks (${CHECK_COLUMNS.join(", ")})
-         VALUES (${CHECK_COLUMNS.map((c, i) => `$${i + 1}${JSON_COLUMNS.has(c) ? "::jsonb" : ""}`).join(", ")})`,
-        CHECK_COLUMNS.map((c) => (JSON_COLUMNS.has(c) ? JSON.stringify(row[c]) : row[c])),
-      );
-      await this.updateHead(m, record.account_id, head.seq, sealed.record_hash);
-      return sealed;
-    });
+  constructor(private readonly ds: DataSource, private readonly mac: AuditMac) {
+    this.session = rawSessions(ds);
   }
 
+  save(record: NewAuditRecord): Promise<AuditRecord> {
+    return this.saveMany([record]).then((s) => s[0] as AuditRecord);
+  }
+
+  /**
+   * The write path of every check (the API's group commit hands it a group of one account's
+   * records): one transaction of three statements on a raw session of the DataSource's pool,
+   * not TypeORM — claim `n` places in the chain (the head row stays locked until commit, so
+   * concurrent writers for one account, from any process, queue here and form one chain),
+   * then one multi-row INSERT of the sealed records that also moves and re-seals the head.
+   */
   async saveMany(records: readonly NewAuditRecord[]): Promise<AuditRecord[]> {
     const first = records[0];
     if (!first) return [];
     if (records.some((r) => r.account_id !== first.account_id)) throw new Error("saveMany takes one account's records");
-    return this.ds.transaction(async (m) => {
-      // One chain lock for the whole group: claim `n` places at once.
-      const [head] = (await m.query(
-        `INSERT INTO check_chain_heads (account_id, seq, last_hash) VALUES ($1, $2, NULL)
-         ON CONFLICT (account_id) DO UPDATE SET seq = check_chain_heads.seq + $2
-         RETURNING seq, last_hash`,
-        [first.account_id, records.length],
-      )) as { seq: number; last_hash: string | null }[];
+    const n = records.length;
+    const work = async (q: Pick<RawSession, "query">): Promise<AuditRecord[]> => {
+      const [head] = await q.query<{ seq: number; last_hash: string | null }>("svc_chain_claim", CLAIM_SQL, [first.account_id, n]);
       if (!head) throw new Error("chain head upsert returned no row");
-      const startSeq = head.seq - records.length + 1;
+      const startSeq = head.seq - n + 1;
       // A fresh head row starts at seq = n, and its previous hash is null either way.
       let prev = startSeq === 1 ? null : head.last_hash;
       const sealed: AuditRecord[] = [];
-      const params: unknown[] = [];
-      const tuples: string[] = [];
+      const params: unknown[] = [null, null, null, first.account_id];
       records.forEach((r, k) => {
         const s = sealRecord(r, prev, this.mac);
         prev = s.record_hash;
         sealed.push(s);
-        const row = toRow(s, startSeq + k, r.idempotency_key);
-        const base = params.length;
-        tuples.push(`(${CHECK_COLUMNS.map((c, i) => `$${base + i + 1}${JSON_COLUMNS.has(c) ? "::jsonb" : ""}`).join(", ")})`);
-        for (const c of CHECK_COLUMNS) params.push(JSON_COLUMNS.has(c) ? JSON.stringify(row[c]) : row[c]);
+        pushRow(params, s, startSeq + k, r.idempotency_key);
       });
-      await m.query(`INSERT INTO checks (${CHECK_COLUMNS.join(", ")}) VALUES ${tuples.join(", ")}`, params);
-      await this.updateHead(m, first.account_id, head.seq, prev);
+      const h = sealChainHead({ account_id: first.account_id, count: head.seq, last_hash: prev }, this.mac);
+      params[0] = prev;
+      params[1] = h.mac;
+      params[2] = h.mac_key_id;
+      await q.query(`svc_checks_append_${n}`, appendSql(n), params);
       return sealed;
-    });
+    };
+    if (hasRawPool(this.ds)) return rawTransaction(this.session, work);
+    // Inside a caller's transaction (the worker's job): the same statements on its manager.
+    return this.ds.transaction((m) => work({ query: async <R>(_name: string, text: string, values: readonly unknown[]) => (await m.query(text, [...values])) as R[] }));
   }
 
   /**
@@ -95,12 +118,6 @@ export class TypeOrmCheckRepository implements CheckRepository {
       sealed += r?.n ?? 0;
     }
     return sealed;
-  }
-
-  /** Moves the head to the new last record, sealed with the key so a head moved back to hide removed records shows. */
-  private async updateHead(m: { query(sql: string, params: unknown[]): Promise<unknown> }, accountId: string, count: number, lastHash: string | null): Promise<void> {
-    const h = sealChainHead({ account_id: accountId, count, last_hash: lastHash }, this.mac);
-    await m.query(`UPDATE check_chain_heads SET last_hash = $2, mac = $3, mac_key_id = $4 WHERE account_id = $1`, [accountId, lastHash, h.mac, h.mac_key_id]);
   }
 
   async byIdempotencyKey(accountId: string, key: string, since: Date): Promise<AuditRecord[]> {
@@ -161,15 +178,12 @@ export class TypeOrmCheckRepository implements CheckRepository {
       const where = new Where(accountId).filters(options);
       if (after) where.add(`(created_at, id) > ($?::timestamptz, $?)`, after.created_at, after.id);
       // Only the exported columns, the time already as ISO 8601 text (millisecond precision, as
-      // stored) and the signal codes picked out of the verdict by the database: neither the full
-      // records nor their JSON cross the connection.
+      // stored); the action and signal codes are columns written at insert, so the verdict's
+      // JSON is never read (nor detoasted) and no record crosses the connection.
       return (await this.ds.manager.query(
         `SELECT id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_iso,
                 entity_type, entity_value, risk_score, risk_level, confidence,
-                verdict->>'recommended_action' AS recommended_action,
-                coalesce((SELECT string_agg(s.value->>'code', ';' ORDER BY s.ord)
-                            FROM jsonb_array_elements(verdict->'signals') WITH ORDINALITY AS s(value, ord)
-                           WHERE (s.value->>'points')::float8 > 0), '') AS signals,
+                recommended_action, signal_codes AS signals,
                 ruleset, channel, actor_key_id, prev_hash, record_hash
            FROM checks WHERE ${where.sql()} ORDER BY checks.created_at ASC, checks.id ASC LIMIT ${batch}`,
         where.params,
@@ -224,7 +238,14 @@ export class TypeOrmCheckRepository implements CheckRepository {
         [accountId, next, to],
       )) as CheckRow[];
       read += rows.length;
-      for (const row of rows) if (!verifier.push(toRecord(row), columnsOf(row))) return verifier.result();
+      for (const row of rows) {
+        const record = toRecord(row);
+        if (!verifier.push(record, columnsOf(row))) return verifier.result();
+        // The export's columns are not part of the keyed hash (they follow from the sealed verdict): compare them with it.
+        if (row.recommended_action !== record.verdict.recommended_action || row.signal_codes !== signalCodesOf(record.verdict)) {
+          return { ...verifier.result(), ok: false, first_bad: { id: row.id, reason: "hash_mismatch", detail: "the export columns (recommended_action, signal_codes) differ from the sealed verdict" } };
+        }
+      }
       const last = rows.at(-1);
       if (rows.length < VERIFY_BATCH || !last) break;
       next = last.seq + 1;
@@ -283,35 +304,6 @@ class Where {
   sql(): string {
     return this.parts.join(" AND ");
   }
-}
-
-function toRow(r: AuditRecord, seq: number, idempotencyKey: string | undefined): CheckRow {
-  return {
-    id: r.id,
-    account_id: r.account_id,
-    seq,
-    created_at: new Date(r.created_at),
-    entity_type: r.entity.type,
-    entity_value: r.entity.value,
-    entity_id: r.entity.id,
-    risk_score: r.verdict.risk_score,
-    risk_level: r.verdict.risk_level,
-    confidence: r.verdict.confidence,
-    channel: r.actor.channel,
-    actor_key_id: r.actor.key_id,
-    request: r.request,
-    entity: r.entity,
-    verdict: r.verdict,
-    source_outcomes: [...r.source_outcomes],
-    ruleset: r.ruleset,
-    data_versions: { ...r.data_versions },
-    signals: r.signals ? [...r.signals] : null,
-    prev_hash: r.prev_hash,
-    record_hash: r.record_hash,
-    hash_version: r.hash_version,
-    hash_key_id: r.hash_key_id,
-    idempotency_key: idempotencyKey ?? null,
-  };
 }
 
 function toRecord(row: CheckRow): AuditRecord {

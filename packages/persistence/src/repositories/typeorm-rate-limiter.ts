@@ -1,4 +1,5 @@
 import type { DataSource } from "typeorm";
+import { rawQuery } from "./raw-sql.js";
 import type { RateLimiter, RateState } from "@svc/core";
 
 const SLOT_MS = 1_000;
@@ -26,8 +27,11 @@ export interface RateTake {
  */
 export class TypeOrmRateLimiter implements RateLimiter {
   private readonly span: number;
+  /** The hot-path statement (coalesced takes of concurrent requests) as a prepared statement on a raw session (decision 0044). */
+  private readonly raw: ReturnType<typeof rawQuery>;
 
   constructor(private readonly ds: DataSource, windowMs = 60_000) {
+    this.raw = rawQuery(ds);
     if (!Number.isInteger(windowMs / SLOT_MS) || windowMs <= 0) throw new RangeError(`the window must be a whole number of seconds, got ${windowMs} ms`);
     this.span = windowMs / SLOT_MS;
   }
@@ -73,7 +77,7 @@ export class TypeOrmRateLimiter implements RateLimiter {
     for (const round of rounds) {
       const idx = [...round].sort((a, b) => ((takes[a] as RateTake).key < (takes[b] as RateTake).key ? -1 : 1));
       const at = (i: number): RateTake => takes[i] as RateTake;
-      const rows = (await this.ds.manager.query(
+      const rows = (await this.raw("svc_rate_take_many",
         `WITH input AS (
            SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::int[]) AS t(key, slot, cost, lim)
          ), done AS (

@@ -1,9 +1,15 @@
 import type { DataSource } from "typeorm";
+import { rawQuery } from "./raw-sql.js";
 import type { UsageCounter, UsageHit, UsageWindow } from "@svc/core";
 import { affectedOf } from "./sql.js";
 
 export class TypeOrmUsageCounter implements UsageCounter {
-  constructor(private readonly ds: DataSource) {}
+  /** The hot-path statement (coalesced hits of concurrent requests) as a prepared statement on a raw session (decision 0044). */
+  private readonly raw: ReturnType<typeof rawQuery>;
+
+  constructor(private readonly ds: DataSource) {
+    this.raw = rawQuery(ds);
+  }
 
   async hit(key: string, window: UsageWindow, windowStart: Date, cost: number, limit: number): Promise<UsageHit> {
     checkCost(cost, limit);
@@ -48,7 +54,7 @@ export class TypeOrmUsageCounter implements UsageCounter {
     });
     for (const round of rounds) {
       const idx = [...round].sort((a, b) => cmpHit(hits[a] as UsageRequest, hits[b] as UsageRequest));
-      const rows = (await this.ds.manager.query(
+      const rows = (await this.raw("svc_usage_hit_many",
         `WITH input AS (
            SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::int[]) AS t(key, window_kind, window_start, cost, lim)
          ), done AS (
