@@ -10,7 +10,6 @@ const SLOW_FIRST = [
   "apps/cli/test/library.test.ts",
   "apps/cli/test/keys-lock.test.ts",
   "apps/api/src/async.test.ts",
-  "apps/api/src/shutdown.test.ts",
   "apps/cli/test/cli.test.ts",
   "apps/worker/src/worker.test.ts",
   "packages/jobs/src/queue/job-queue.test.ts",
