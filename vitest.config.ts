@@ -1,5 +1,37 @@
+import { BaseSequencer, type TestSpecification } from "vitest/node";
 import { defineConfig } from "vitest/config";
 
+// The files that take longest (child processes, lease timeouts), measured in docs/benchmarks.md.
+// A fresh clone has no vitest timing cache, so vitest would start them in project order and the
+// last of them (the worker's) would run alone at the end; they start first instead.
+const SLOW_FIRST = [
+  "apps/cli/test/server.test.ts",
+  "apps/cli/test/audit.test.ts",
+  "apps/cli/test/library.test.ts",
+  "apps/cli/test/keys-lock.test.ts",
+  "apps/api/src/async.test.ts",
+  "apps/cli/test/cli.test.ts",
+  "apps/worker/src/worker.test.ts",
+  "packages/jobs/src/queue/job-queue.test.ts",
+  "packages/persistence/src/pglite.test.ts",
+];
+
+class SlowFirstSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (f: TestSpecification): number => {
+      const i = SLOW_FIRST.findIndex((s) => f.moduleId.replaceAll("\\", "/").endsWith(s));
+      return i < 0 ? SLOW_FIRST.length : i;
+    };
+    return sorted.map((f, i) => ({ f, i, r: rank(f) })).sort((a, b) => a.r - b.r || a.i - b.i).map((x) => x.f);
+  }
+}
+
+// Workers: vitest's default is one fewer than the cores, so a single worker on a 2-core CI
+// machine, and the suite ran one file at a time. Most of the slow files spend their time
+// waiting: on child processes (the CLI, `npm start`, worker processes), on PostgreSQL, on
+// sockets. Three workers keep both cores busy while those files wait (see docs/benchmarks.md,
+// "Test suite"). `--maxWorkers=1` on the command line still runs one file at a time.
 export default defineConfig({
-  test: { projects: ["packages/*", "apps/*", "tools"] },
+  test: { projects: ["packages/*", "apps/*", "tools"], maxWorkers: 3, sequence: { sequencer: SlowFirstSequencer } },
 });

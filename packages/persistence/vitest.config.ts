@@ -1,6 +1,7 @@
 import { defineProject } from "vitest/config";
 
+// Three workers share two cores in the suite: CPU-heavy tests get more than vitest's 5 s default.
 export default defineProject({
   resolve: { tsconfigPaths: true },
-  test: { name: "persistence", include: ["src/**/*.test.ts", "test/**/*.test.ts"] },
+  test: { name: "persistence", include: ["src/**/*.test.ts", "test/**/*.test.ts"], testTimeout: 30_000, hookTimeout: 60_000 },
 });
