@@ -140,6 +140,11 @@ export const APP_JS = `"use strict";
       var a = ev.target.getAttribute && ev.target.getAttribute("data-action");
       if (a === "show-secret") api("GET", "/v1/webhook-secret").then(function (r) { show($("webhook-secret"), el("p", { class: "secret", "data-testid": "webhook-secret", text: r.secret })); }).catch(fail($("webhook-secret")));
       if (a === "rotate-secret") api("POST", "/v1/webhook-secret/rotate", {}).then(function (r) { show($("webhook-secret"), el("p", { class: "secret", "data-testid": "webhook-secret", text: r.secret })); }).catch(fail($("webhook-secret")));
+      if (a === "checkout" || a === "portal") {
+        ev.target.disabled = true;
+        var call = a === "checkout" ? api("POST", "/v1/billing/checkout", { plan: ev.target.getAttribute("data-plan") }) : api("POST", "/v1/billing/portal", {});
+        call.then(function (r) { window.location.assign(r.url); }).catch(function (e) { ev.target.disabled = false; fail($("billing-result"))(e); });
+      }
       if (a === "resend") api("POST", "/auth/verify/resend").then(function () { ev.target.textContent = "Sent"; }).catch(function () {});
     });
     $("delete-form").addEventListener("submit", function (ev) {

@@ -26,7 +26,9 @@ export async function browserHome(s: ApiServices, c: Context, routes: readonly {
   if (!user || !account) return c.html(signInPage({ mode: "login", providers: [...s.web.oauth.values()] }));
   // The deletion request belongs to the data-handling module; the button says so when it is absent.
   const deletion = routes.some((r) => r.method === "POST" && r.path === "/v1/account/deletion");
-  return c.html(dashboardPage(user, account, { deletionRoute: deletion }));
+  const billing = s.billing ? (await s.billing.status(account.id)).subscription : null;
+  const view = s.billing ? { customer: billing !== null, subscription: billing?.subscriptionId ? billing : null } : null;
+  return c.html(dashboardPage(user, account, { deletionRoute: deletion, billing: view }));
 }
 
 

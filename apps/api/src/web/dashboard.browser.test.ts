@@ -4,6 +4,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve, type ServerType } from "@hono/node-server";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { startFakeStripe, subscriptionObject, type FakeStripe } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "../test-support.js";
 import { smtpSink, type SmtpSink } from "./test-doubles.js";
@@ -20,6 +21,7 @@ if (!CHROMIUM) console.warn("dashboard browser test skipped: no chromium binary 
 describe.skipIf(!CHROMIUM)("dashboard in headless Chromium", () => {
   let api: TestApi;
   let mail: SmtpSink;
+  let stripe: FakeStripe;
   let server: ServerType;
   let browser: Browser;
   let page: Page;
@@ -27,7 +29,11 @@ describe.skipIf(!CHROMIUM)("dashboard in headless Chromium", () => {
 
   beforeAll(async () => {
     mail = await smtpSink();
-    api = await startTestApi("pglite", { SVC_SMTP_URL: mail.url });
+    stripe = await startFakeStripe();
+    api = await startTestApi("pglite", {
+      SVC_SMTP_URL: mail.url, SVC_STRIPE_SECRET_KEY: stripe.secretKey, SVC_STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, SVC_STRIPE_API_URL: stripe.url,
+      SVC_STRIPE_PRICE_STARTER: "price_1BrowserStarter", SVC_STRIPE_PRICE_PRO: "price_1BrowserPro",
+    });
     server = serve({ fetch: api.app.fetch, port: 0, hostname: "127.0.0.1" });
     await new Promise<void>((r) => (server.listening ? r() : server.once("listening", () => r())));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -40,6 +46,7 @@ describe.skipIf(!CHROMIUM)("dashboard in headless Chromium", () => {
     await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
     await api?.close();
     await mail?.close();
+    await stripe?.close();
   });
 
   const shot = async (name: string, full = false) => {
@@ -118,6 +125,39 @@ describe.skipIf(!CHROMIUM)("dashboard in headless Chromium", () => {
     await page.getByTestId("usage").waitFor();
     expect(await page.getByTestId("usage").textContent()).toMatch(/1 of \d+ checks this month/);
     await shot("dashboard", true);
+
+    // Billing: upgrade through Stripe Checkout, see the subscription, manage it in the Billing Portal.
+    // (Stripe's own pages are stood in for: the test reaches nothing beyond 127.0.0.1.)
+    await page.route(/^https:\/\/(checkout|billing)\.stripe\.com\//, (r) => r.fulfill({ status: 200, contentType: "text/html", body: "<title>Stripe</title><h1>Stripe</h1>" }));
+    expect(await page.getByTestId("subscription").textContent()).toBe("No subscription.");
+    expect(await page.getByRole("button", { name: "Manage billing" }).count()).toBe(0);
+    await page.getByRole("button", { name: /^Upgrade to Pro/ }).click();
+    await page.waitForURL(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
+    const sent = stripe.requests.findLast((r) => r.path === "/v1/checkout/sessions");
+    expect(sent?.form).toMatchObject({ "line_items[0][price]": "price_1BrowserPro", success_url: `${origin}/?checkout=success` });
+    const nowS = Math.floor(Date.now() / 1000);
+    const periodEnd = nowS + 30 * 86_400;
+    const sub = subscriptionObject({ id: "sub_browser", customer: sent!.form.customer as string, price: "price_1BrowserPro", status: "active", periodEnd });
+    const deliver = async (type: string, object: Record<string, unknown>, at: number) => {
+      const body = stripe.event(type, object, at);
+      const res = await fetch(`${origin}/v1/billing/webhook`, { method: "POST", headers: { "content-type": "application/json", "stripe-signature": stripe.sign(body, at) }, body });
+      expect(res.status, await res.clone().text()).toBe(200);
+    };
+    await deliver("customer.subscription.created", sub, nowS);
+    await page.goto(`${origin}/#plan`);
+    const day = new Date(periodEnd * 1000).toISOString().slice(0, 10);
+    expect(await page.locator("#plan-name").textContent()).toBe("pro");
+    expect(await page.getByTestId("subscription").textContent()).toContain(`Renews on ${day}`);
+    expect(await page.getByRole("button", { name: /^Upgrade to/ }).count()).toBe(0);
+    await deliver("customer.subscription.updated", { ...sub, cancel_at_period_end: true }, nowS + 1);
+    await page.reload();
+    expect(await page.getByTestId("subscription").textContent()).toContain(`Cancelled: it ends on ${day}`);
+    await page.locator("#plan").scrollIntoViewIfNeeded();
+    await shot("billing");
+    await page.getByRole("button", { name: "Manage billing" }).click();
+    await page.waitForURL(/^https:\/\/billing\.stripe\.com\/p\/session\//);
+    expect(stripe.requests.findLast((r) => r.path === "/v1/billing_portal/sessions")?.form).toMatchObject({ customer: sent!.form.customer, return_url: `${origin}/` });
+    await page.goto(`${origin}/`);
 
     // The relationship graph of the screened URL's domain.
     await page.locator("#graph-type").selectOption("domain");
