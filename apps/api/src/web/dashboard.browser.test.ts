@@ -54,6 +54,12 @@ describe.skipIf(!CHROMIUM)("dashboard in headless Chromium", () => {
   };
 
   it("sign up, screen, history and export, keys, graph, sign out and in, account deletion", async () => {
+    // No request of the pages' own origin fails (the icon included).
+    const failed: string[] = [];
+    page.on("response", (r) => { if (r.url().startsWith(origin) && r.status() >= 400 && !r.url().includes("/auth/")) failed.push(`${r.status()} ${r.url()}`); });
+    const icon = await fetch(`${origin}/favicon.ico`);
+    expect([icon.status, icon.headers.get("content-type")]).toEqual([200, "image/svg+xml"]);
+    expect(await icon.text()).toContain("<svg");
     const email = "browser.person@example.com";
     const password = "a long browser password";
     await page.goto(`${origin}/`);
@@ -114,6 +120,9 @@ describe.skipIf(!CHROMIUM)("dashboard in headless Chromium", () => {
     await shot("keys");
     await page.getByRole("button", { name: "Revoke key ci" }).click();
     await page.getByTestId("keys").getByText("revoked").waitFor();
+    // The revoked key's secret is no longer on the page.
+    expect(await page.getByTestId("new-key").count()).toBe(0);
+    expect(await page.locator("#new-key").textContent()).not.toContain(key);
     expect((await fetch(`${origin}/v1/usage`, { headers: { "x-api-key": key } })).status).toBe(401);
 
     // Webhook secret: shown, rotated.
@@ -166,6 +175,8 @@ describe.skipIf(!CHROMIUM)("dashboard in headless Chromium", () => {
     await page.locator("svg.graph").waitFor();
     expect(await page.locator("svg.graph g.node").count()).toBeGreaterThanOrEqual(2);
     await shot("graph");
+
+    expect(failed).toEqual([]);
 
     // On a phone.
     await page.setViewportSize({ width: 390, height: 844 });

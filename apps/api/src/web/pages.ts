@@ -14,6 +14,7 @@ export function layout(title: string, body: Html, options: { user?: WebUser } = 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · svc</title>
+<link rel="icon" href="/web/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/web/app.css">
 <script src="/web/app.js" defer></script>
 </head>
