@@ -70,6 +70,11 @@ describe.skipIf(!CHROMIUM)("dashboard in headless Chromium", () => {
     await page.getByLabel("E-mail address", { exact: true }).nth(2).fill(email);
     await page.locator("#signup-password").fill(password);
     await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByRole("heading", { name: "Check your e-mail" }).waitFor();
+    await page.getByRole("link", { name: "Sign in" }).click();
+    await page.locator("#login-email").fill(email);
+    await page.locator("#login-password").fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: "Dashboard" }).waitFor();
     const cookies = await page.context().cookies();
     expect(cookies.map((c) => c.name)).toEqual(["svc_session"]);
