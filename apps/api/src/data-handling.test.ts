@@ -75,8 +75,8 @@ describe.each(engines)("data handling: account deletion and human review on %s",
     const entId = `ent_${randomUUID().slice(0, 8)}`;
     await ds.query(`INSERT INTO entitlements (id, source, purchase_ref, account_id, plan, amount, currency, period_start, created_at) VALUES ($1, 'stripe', $2, $3, 'starter', 2900, 'usd', now(), now())`, [entId, `in_${randomUUID().slice(0, 8)}`, a.accountId]);
     await ds.query(
-      `INSERT INTO bot_chat_settings (platform, chat_id, monitoring, policy, alerts, anti_raid, welcome, blocklist, allowlist, plan_tier, plan_source, plan_key_hash, plan_bound_by, updated_at)
-       VALUES ('telegram', $1, true, 'notify', '{}', '{}', '{}', '[]', '{}', 'starter', 'api_key', $2, '42', now())`,
+      `INSERT INTO bot_chat_settings (platform, chat_id, monitoring, policy, policy_levels, alerts, anti_raid, welcome, blocklist, allowlist, plan_tier, plan_source, plan_key_hash, plan_bound_by, updated_at)
+       VALUES ('telegram', $1, true, 'notify', '{}', '{}', '{}', '{}', '[]', '{}', 'starter', 'api_key', $2, '42', now())`,
       [`-100${Date.now()}`, hashApiKey(a.key)],
     );
     await screen(b.key, "paypa1-login.example.com");
