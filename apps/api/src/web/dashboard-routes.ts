@@ -27,7 +27,9 @@ export async function browserHome(s: ApiServices, c: Context, routes: readonly {
   // The deletion request belongs to the data-handling module; the button says so when it is absent.
   const deletion = routes.some((r) => r.method === "POST" && r.path === "/v1/account/deletion");
   const billing = s.billing ? (await s.billing.status(account.id)).subscription : null;
-  const view = s.billing ? { customer: billing !== null, subscription: billing?.subscriptionId ? billing : null } : null;
+  const back = c.req.query("checkout");
+  const returned: "success" | "canceled" | undefined = back === "success" ? "success" : back === "canceled" ? "canceled" : undefined;
+  const view = s.billing ? { customer: billing !== null, subscription: billing?.subscriptionId ? billing : null, ...(returned ? { returned } : {}) } : null;
   return c.html(dashboardPage(user, account, { deletionRoute: deletion, billing: view }));
 }
 

@@ -157,6 +157,9 @@ describe.skipIf(!CHROMIUM)("dashboard in headless Chromium", () => {
       const res = await fetch(`${origin}/v1/billing/webhook`, { method: "POST", headers: { "content-type": "application/json", "stripe-signature": stripe.sign(body, at) }, body });
       expect(res.status, await res.clone().text()).toBe(200);
     };
+    // Stripe sends the customer back to the dashboard, which says the plan follows the payment.
+    await page.goto(sent!.form.success_url as string);
+    expect(await page.getByRole("status").filter({ hasText: "the plan changes as soon as Stripe confirms the payment" }).count()).toBe(1);
     await deliver("customer.subscription.created", sub, nowS);
     await page.goto(`${origin}/#plan`);
     const day = new Date(periodEnd * 1000).toISOString().slice(0, 10);

@@ -93,6 +93,8 @@ export interface BillingView {
   /** The account's Stripe customer, once it has started a checkout. */
   readonly customer: boolean;
   readonly subscription: { readonly status: string | null; readonly plan: string | null; readonly cancelAtPeriodEnd: boolean; readonly currentPeriodEnd: string | null } | null;
+  /** Back from Stripe Checkout (`?checkout=success` / `canceled` on the return address). */
+  readonly returned?: "success" | "canceled";
 }
 
 const SUBSCRIBED = new Set(["active", "trialing", "past_due"]);
@@ -112,7 +114,10 @@ export function billingSlot(account: Account, billing: BillingView | null): Html
     : h`<p data-testid="subscription">No subscription.</p>`;
   const upgrade = subscribed ? "" : h`<div class="row">${(["starter", "pro"] as const).map((p) => h`<button type="button" data-action="checkout" data-plan="${p}">Upgrade to ${PLAN_LABEL[p]}</button> `)}</div>`;
   const manage = billing.customer ? h`<button type="button" class="secondary" data-action="portal">Manage billing</button>` : "";
-  return h`<div data-testid="billing">${state}${upgrade}${manage}<div id="billing-result" aria-live="polite"></div></div>`;
+  const back = billing.returned === "success"
+    ? h`<p class="notice" role="status">Thank you: the plan changes as soon as Stripe confirms the payment (reload in a moment).</p>`
+    : billing.returned === "canceled" ? h`<p class="notice" role="status">Checkout was cancelled; nothing was charged.</p>` : "";
+  return h`<div data-testid="billing">${back}${state}${upgrade}${manage}<div id="billing-result" aria-live="polite"></div></div>`;
 }
 
 export function dashboardPage(user: WebUser, account: Account, extras: { deletionRoute: boolean; billing?: BillingView | null }): Html {
