@@ -78,7 +78,7 @@ export function createApp(s: ApiServices): OpenAPIHono {
   app.get("/v1/openapi.json", (c) => c.json(withBearerAlternative(app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "svc API", version: "1.0.0", description: "Entity risk screening. Results are automated risk indicators for information only." } }))));
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "X-API-Key" });
   app.openAPIRegistry.registerComponent("securitySchemes", "Bearer", { type: "http", scheme: "bearer", description: "The same API key as `X-API-Key`, sent as `Authorization: Bearer <key>`." });
-  app.openAPIRegistry.registerComponent("securitySchemes", "Session", { type: "apiKey", in: "cookie", name: "svc_session", description: "The dashboard's session cookie (set by `/auth/signup`, `/auth/login` and social sign-in). Acts on the signed-in user's own account; writes must come from this site (`Origin` / `Sec-Fetch-Site`)." });
+  app.openAPIRegistry.registerComponent("securitySchemes", "Session", { type: "apiKey", in: "cookie", name: "svc_session", description: "The dashboard's session cookie (set by `/auth/login`, a password reset and social sign-in). Acts on the signed-in user's own account; writes must come from this site (`Origin` / `Sec-Fetch-Site`)." });
   registerHomeRoutes(app, s);
   registerAuthRoutes(app, s);
   registerDashboardRoutes(app, s);

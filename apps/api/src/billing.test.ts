@@ -54,8 +54,8 @@ describe.each(engines)("billing with Stripe (/v1/billing/*) on %s", (engine) => 
     // A chat bound to the plan with this account's key (/connect).
     const chat = `-100${Date.now()}`;
     await api.runtime.dataSource.query(
-      `INSERT INTO bot_chat_settings (platform, chat_id, monitoring, policy, alerts, anti_raid, welcome, blocklist, allowlist, plan_tier, plan_source, plan_key_hash, plan_bound_by, updated_at)
-       VALUES ('telegram', $1, true, 'notify', '{}', '{}', '{}', '[]', '{}', 'free', 'api_key', $2, '42', now())`,
+      `INSERT INTO bot_chat_settings (platform, chat_id, monitoring, policy, policy_levels, alerts, anti_raid, welcome, blocklist, allowlist, plan_tier, plan_source, plan_key_hash, plan_bound_by, updated_at)
+       VALUES ('telegram', $1, true, 'notify', '{}', '{}', '{}', '{}', '[]', '{}', 'free', 'api_key', $2, '42', now())`,
       [chat, hashApiKey(a.key)],
     );
     const periodEnd = nowS() + 30 * 86_400;
@@ -103,6 +103,9 @@ describe.each(engines)("billing with Stripe (/v1/billing/*) on %s", (engine) => 
     // Signed correctly, but 10 minutes ago (a captured delivery replayed): outside the 300 s tolerance.
     await expectProblem(await deliver(body, stripe.sign(body, nowS() - 600)), 400, "billing.invalid_signature");
     expect(await usagePlan(a.key)).toBe("free");
+    // Signed correctly but not JSON (or JSON that is no event): a malformed event, not a bad signature.
+    await expectProblem(await deliver("{not json"), 400, "billing.malformed_event");
+    await expectProblem(await deliver("[1,2]"), 400, "billing.malformed_event");
 
     const first = await deliver(body);
     expect(await first.json()).toEqual({ received: true, duplicate: false });

@@ -78,6 +78,9 @@ const EnvSchema = z.object({
   }
 });
 
+/** The names of the environment variables read here (the docs list each). */
+export const SETTING_NAMES: readonly string[] = Object.keys(EnvSchema.shape);
+
 /**
  * The settings; `providers` (SVC_PROVIDERS, their keys and URLs: docs/providers.md) is parsed by
  * the providers' own reader, which the worker shares.

@@ -75,8 +75,8 @@ describe.each(engines)("data handling: account deletion and human review on %s",
     const entId = `ent_${randomUUID().slice(0, 8)}`;
     await ds.query(`INSERT INTO entitlements (id, source, purchase_ref, account_id, plan, amount, currency, period_start, created_at) VALUES ($1, 'stripe', $2, $3, 'starter', 2900, 'usd', now(), now())`, [entId, `in_${randomUUID().slice(0, 8)}`, a.accountId]);
     await ds.query(
-      `INSERT INTO bot_chat_settings (platform, chat_id, monitoring, policy, alerts, anti_raid, welcome, blocklist, allowlist, plan_tier, plan_source, plan_key_hash, plan_bound_by, updated_at)
-       VALUES ('telegram', $1, true, 'notify', '{}', '{}', '{}', '[]', '{}', 'starter', 'api_key', $2, '42', now())`,
+      `INSERT INTO bot_chat_settings (platform, chat_id, monitoring, policy, policy_levels, alerts, anti_raid, welcome, blocklist, allowlist, plan_tier, plan_source, plan_key_hash, plan_bound_by, updated_at)
+       VALUES ('telegram', $1, true, 'notify', '{}', '{}', '{}', '{}', '[]', '{}', 'starter', 'api_key', $2, '42', now())`,
       [`-100${Date.now()}`, hashApiKey(a.key)],
     );
     await screen(b.key, "paypa1-login.example.com");
@@ -130,9 +130,11 @@ describe.each(engines)("data handling: account deletion and human review on %s",
     const same = { origin: ORIGIN, "sec-fetch-site": "same-origin", "content-type": "application/json" };
     const address = `deleted-${randomUUID().slice(0, 8)}@example.com`;
     const signup = await api.app.request(`${ORIGIN}/auth/signup`, { method: "POST", headers: same, body: JSON.stringify({ email: address, password: "correct horse battery" }) });
-    expect(signup.status, await signup.clone().text()).toBe(201);
-    const cookie = /svc_session=([^;]+)/.exec(signup.headers.get("set-cookie") ?? "")?.[1] as string;
-    const { user } = (await signup.json()) as { user: { id: string; account_id: string } };
+    expect(signup.status, await signup.clone().text()).toBe(202);
+    const login = await api.app.request(`${ORIGIN}/auth/login`, { method: "POST", headers: same, body: JSON.stringify({ email: address, password: "correct horse battery" }) });
+    expect(login.status, await login.clone().text()).toBe(200);
+    const cookie = /svc_session=([^;]+)/.exec(login.headers.get("set-cookie") ?? "")?.[1] as string;
+    const { user } = (await login.json()) as { user: { id: string; account_id: string } };
     const withSession = (path: string, method = "GET", body?: unknown) =>
       api.app.request(`${ORIGIN}${path}`, { method, headers: { ...same, cookie: `svc_session=${cookie}` }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
     const check = await withSession("/v1/screen", "POST", { entity_value: "paypa1-login.example.com" });

@@ -102,11 +102,14 @@ export class StripeBilling {
       // The age is measured against our clock (milliseconds), so tests and a skewed host agree.
       event = this.stripe.webhooks.constructEvent(rawBody, signature, this.config.webhookSecret, this.config.toleranceSeconds, undefined, this.clock.now().getTime());
     } catch (e) {
+      // The signature checked out but the body is not JSON: a broken sender, not a forgery.
+      if (e instanceof SyntaxError) throw malformedEvent();
       const detail = e instanceof Error && /timestamp outside the tolerance/i.test(e.message)
         ? "The signature's timestamp is outside the tolerance: an old delivery replayed, or a clock far off."
         : "The Stripe-Signature header does not sign this body with this endpoint's secret.";
       throw problem({ status: 400, code: "billing.invalid_signature", title: "Invalid signature", detail });
     }
+    if (typeof event !== "object" || event === null || typeof event.id !== "string" || typeof event.type !== "string") throw malformedEvent();
     const now = this.clock.now();
     const touched = new Set<string>();
     const fresh = await this.store.processOnce(event.id, event.type, now, async (m) => {
@@ -224,6 +227,8 @@ export class StripeBilling {
     return { keyPlansWithin: planNames(this.plans).filter((p) => planWithin(this.plans, p, plan)), botTier: plan === "starter" || plan === "pro" ? plan : "free" };
   }
 }
+
+const malformedEvent = () => problem({ status: 400, code: "billing.malformed_event", title: "Malformed event", detail: "The webhook is signed correctly but its body is not a Stripe event (a JSON object with an id and a type)." });
 
 const idOf = (x: string | { id: string }): string => (typeof x === "string" ? x : x.id);
 

@@ -39,6 +39,9 @@ ul.signals { padding-left: 1.2rem; }
 @media (max-width: 520px) { main { padding: 8px; } .card { padding: 12px; } }
 `;
 
+/** The site's icon (an "s" on the accent colour), served as /favicon.ico and /web/icon.svg. */
+export const ICON_SVG = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="6" fill="#0b57d0"/><text x="16" y="23" font-family="system-ui,sans-serif" font-size="20" font-weight="700" fill="#fff" text-anchor="middle">s</text></svg>`;
+
 export const APP_JS = `"use strict";
 (function () {
   var $ = function (id) { return document.getElementById(id); };
@@ -127,6 +130,7 @@ export const APP_JS = `"use strict";
     $("key-form").addEventListener("submit", function (ev) {
       ev.preventDefault();
       api("POST", "/v1/keys", { name: ev.target.name.value.trim() }).then(function (k) {
+        $("new-key").setAttribute("data-key-id", k.id);
         show($("new-key"), el("div", { role: "status" }, [el("p", { text: "Your new key (shown only now; copy it):" }), el("p", { class: "secret", "data-testid": "new-key", text: k.key })]));
         ev.target.reset(); loadKeys();
       }).catch(fail($("new-key")));
@@ -134,12 +138,21 @@ export const APP_JS = `"use strict";
     $("key-list").addEventListener("click", function (ev) {
       var id = ev.target.getAttribute && ev.target.getAttribute("data-revoke");
       if (!id) return;
-      api("DELETE", "/v1/keys/" + encodeURIComponent(id)).then(loadKeys).catch(fail($("new-key")));
+      api("DELETE", "/v1/keys/" + encodeURIComponent(id)).then(function () {
+        // A revoked key's secret is of no use: the "shown only now" box goes.
+        if ($("new-key").getAttribute("data-key-id") === id) { $("new-key").removeAttribute("data-key-id"); $("new-key").replaceChildren(); }
+        return loadKeys();
+      }).catch(fail($("new-key")));
     });
     document.addEventListener("click", function (ev) {
       var a = ev.target.getAttribute && ev.target.getAttribute("data-action");
       if (a === "show-secret") api("GET", "/v1/webhook-secret").then(function (r) { show($("webhook-secret"), el("p", { class: "secret", "data-testid": "webhook-secret", text: r.secret })); }).catch(fail($("webhook-secret")));
       if (a === "rotate-secret") api("POST", "/v1/webhook-secret/rotate", {}).then(function (r) { show($("webhook-secret"), el("p", { class: "secret", "data-testid": "webhook-secret", text: r.secret })); }).catch(fail($("webhook-secret")));
+      if (a === "checkout" || a === "portal") {
+        ev.target.disabled = true;
+        var call = a === "checkout" ? api("POST", "/v1/billing/checkout", { plan: ev.target.getAttribute("data-plan") }) : api("POST", "/v1/billing/portal", {});
+        call.then(function (r) { window.location.assign(r.url); }).catch(function (e) { ev.target.disabled = false; fail($("billing-result"))(e); });
+      }
       if (a === "resend") api("POST", "/auth/verify/resend").then(function () { ev.target.textContent = "Sent"; }).catch(function () {});
     });
     $("delete-form").addEventListener("submit", function (ev) {

@@ -76,6 +76,19 @@ export function registerAuthRoutes(app: OpenAPIHono, s: ApiServices): void {
       .catch((err: unknown) => s.logger.error({ err }, "verification e-mail not sent"));
   }
 
+  async function resetLink(c: Context, userId: string): Promise<string> {
+    const token = newSecret();
+    await w.store.createToken({ token_hash: sha256(token), user_id: userId, purpose: "reset_password", expires_at: new Date(now().getTime() + RESET_MINUTES * 60_000) }, now());
+    return `${expectedOrigin(s, c)}/auth/password/reset?token=${token}`;
+  }
+
+  /** A sign-up with an address that has an account: its owner hears of it (and can reset the password). */
+  async function sendSignupAttempt(c: Context, userId: string, email: string): Promise<void> {
+    const link = await resetLink(c, userId);
+    await w.mailer.send({ to: email, subject: "Someone tried to sign up to svc with your address", text: `Someone (perhaps you) tried to create an svc account with this e-mail address, which already has one. Nothing was changed.\n\nIf it was you, sign in at ${expectedOrigin(s, c)}/ or choose a new password within ${RESET_MINUTES} minutes:\n\n${link}\n\nIf it was not you, ignore this message; your password stays as it is.` })
+      .catch((err: unknown) => s.logger.error({ err }, "sign-up attempt e-mail not sent"));
+  }
+
   /** Revokes the session the request came with (if any): every sign-in gets a new cookie value. */
   async function endPresentedSession(c: Context): Promise<void> {
     const token = sessionToken(c);
@@ -99,14 +112,27 @@ export function registerAuthRoutes(app: OpenAPIHono, s: ApiServices): void {
     const weak = passwordProblem(password, email.data);
     if (weak) throw invalid("/password", weak);
     await throttle(c, email.data);
-    if (await w.store.userByEmail(email.data)) throw problem({ status: 409, code: "auth.email_taken", title: "E-mail address in use", detail: "An account with this e-mail address exists; sign in or reset its password." });
+    // The answer is the same whether or not the address already has an account (no way to
+    // find out who has one): a new account gets a confirmation link, an existing one's owner
+    // a note that someone tried, with a link to reset the password.
     const hashed = await hashPassword(password);
-    const plan = Object.hasOwn(s.plans, "free") ? "free" : Object.keys(s.plans)[0]!;
-    const account = await s.accounts.create({ name: email.data, plan }, now());
-    const user = await w.store.createUser({ account_id: account.id, email: email.data, password_hash: hashed }, now());
-    if (!user) throw problem({ status: 409, code: "auth.email_taken", title: "E-mail address in use", detail: "An account with this e-mail address exists; sign in or reset its password." });
-    await sendVerification(c, user.id, user.email);
-    return signedIn(c, user.id, 201);
+    const existing = await w.store.userByEmail(email.data);
+    if (existing) {
+      await sendSignupAttempt(c, existing.id, existing.email);
+    } else {
+      const plan = Object.hasOwn(s.plans, "free") ? "free" : Object.keys(s.plans)[0]!;
+      const account = await s.accounts.create({ name: email.data, plan }, now());
+      const user = await w.store.createUser({ account_id: account.id, email: email.data, password_hash: hashed }, now());
+      // null: created meanwhile by a concurrent sign-up; its owner is told like any other repeat.
+      if (user) await sendVerification(c, user.id, user.email);
+      else {
+        const raced = await w.store.userByEmail(email.data);
+        if (raced) await sendSignupAttempt(c, raced.id, raced.email);
+      }
+    }
+    c.header("cache-control", "no-store");
+    const text = "Check your e-mail: we sent a message to this address. Then sign in with your e-mail address and password.";
+    return isForm(c) ? c.html(messagePage("Check your e-mail", text, { href: "/", label: "Sign in" }), 202) : c.json({ status: "check_email", detail: text }, 202);
   });
 
   app.post("/auth/login", async (c) => {
@@ -155,9 +181,8 @@ export function registerAuthRoutes(app: OpenAPIHono, s: ApiServices): void {
     await throttle(c, email);
     const user = email ? await w.store.userByEmail(email) : null;
     if (user) {
-      const token = newSecret();
-      await w.store.createToken({ token_hash: sha256(token), user_id: user.id, purpose: "reset_password", expires_at: new Date(now().getTime() + RESET_MINUTES * 60_000) }, now());
-      await w.mailer.send({ to: user.email, subject: "Reset your svc password", text: `Choose a new password by opening this link within ${RESET_MINUTES} minutes:\n\n${expectedOrigin(s, c)}/auth/password/reset?token=${token}\n\nIf you did not ask for this, ignore this message; your password stays as it is.` })
+      const link = await resetLink(c, user.id);
+      await w.mailer.send({ to: user.email, subject: "Reset your svc password", text: `Choose a new password by opening this link within ${RESET_MINUTES} minutes:\n\n${link}\n\nIf you did not ask for this, ignore this message; your password stays as it is.` })
         .catch((err: unknown) => s.logger.error({ err }, "reset e-mail not sent"));
     }
     // The same answer whether or not the address has an account.
@@ -279,7 +304,7 @@ const page = (description: string) => ({ description, content: { "text/html": { 
 export function documentAuthRoutes(app: OpenAPIHono): void {
   const r = app.openAPIRegistry;
   const tags = ["web sign-in"];
-  r.registerPath({ method: "post", path: "/auth/signup", tags, summary: "Create an account (free plan) and its first user; signs in and sends a confirmation e-mail", request: { body: both(Credentials) }, responses: { ...signedInAnswer(201, "Signed up"), ...prob(403, 409, 413, 415, 422, 429) } });
+  r.registerPath({ method: "post", path: "/auth/signup", tags, summary: "Create an account (free plan) and its first user and send a confirmation e-mail; an address that has an account gets the same answer, and its owner a note with a reset link. Then sign in (POST /auth/login)", request: { body: both(Credentials) }, responses: { 202: { description: "Check your e-mail (a page for a form post)", content: { "application/json": { schema: z.object({ status: z.literal("check_email"), detail: z.string() }) } } }, ...prob(403, 413, 415, 422, 429) } });
   r.registerPath({ method: "post", path: "/auth/login", tags, summary: "Sign in with e-mail and password (throttled per address and client); a new session value every time", request: { body: both(Credentials) }, responses: { ...signedInAnswer(200, "Signed in"), ...prob(401, 403, 415, 422, 429) } });
   r.registerPath({ method: "post", path: "/auth/logout", tags, summary: "End the session (revoked server-side; the cookie is cleared)", responses: { 204: { description: "Signed out" }, 303: { description: "A form post: redirect to `/`" }, ...prob(403) } });
   r.registerPath({ method: "get", path: "/auth/me", tags, summary: "The signed-in user", security: [{ Session: [] }], responses: { 200: { description: "The user", content: { "application/json": { schema: WebUserSchema } } }, ...prob(401) } });

@@ -48,9 +48,13 @@ describe.each(engines)("web accounts (/auth) on %s", (engine) => {
     expect(res.status, await res.clone().text()).toBe(status);
     expect(ProblemSchema.parse(await res.json()).code).toBe(code);
   };
+  /** Sign-up ("check your e-mail", no session), then sign-in with the same password. */
   const signup = async (address = email(), password = "correct horse battery") => {
-    const res = await post("/auth/signup", { email: address, password });
-    expect(res.status, await res.clone().text()).toBe(201);
+    const made = await post("/auth/signup", { email: address, password });
+    expect(made.status, await made.clone().text()).toBe(202);
+    expect(made.headers.getSetCookie()).toEqual([]);
+    const res = await post("/auth/login", { email: address, password });
+    expect(res.status, await res.clone().text()).toBe(200);
     return { email: address, password, cookie: cookieOf(res)!, res, body: (await res.json()) as { user: { id: string; account_id: string; email_verified: boolean } } };
   };
 
@@ -228,13 +232,43 @@ describe.each(engines)("web accounts (/auth) on %s", (engine) => {
     expect(await store.useToken("h".repeat(64), "verify_email", clock.now())).toBeNull();
   });
 
+  it("sign-up with an address that has an account answers as for a new one; the owner gets a note with a reset link", async () => {
+    const owner = await signup();
+    const fresh = await post("/auth/signup", { email: email(), password: "another password here" });
+    const before = mail.mails.length;
+    const again = await post("/auth/signup", { email: owner.email.toUpperCase(), password: "attacker password 1" });
+    expect(again.status).toBe(fresh.status);
+    expect(await again.json()).toEqual(await fresh.json());
+    expect(again.headers.getSetCookie()).toEqual([]);
+    // Nothing changed in the account: one user, the owner's password still works, the other does not.
+    const [n] = (await api.runtime.dataSource.query(`SELECT count(*)::int AS n FROM web_users WHERE email = $1`, [owner.email])) as { n: number }[];
+    expect(n?.n).toBe(1);
+    clock.advance(61_000); // past the per-address throttle window
+    expect((await post("/auth/login", { email: owner.email, password: "attacker password 1" })).status).toBe(401);
+    await expect.poll(() => mail.mails.length).toBe(before + 1);
+    const note = mail.mails[mail.mails.length - 1]!;
+    expect(note.to).toEqual([owner.email]);
+    expect(note.raw).toContain("Someone tried to sign up to svc with your address");
+    const link = new URL(mail.link(owner.email, "/auth/password/reset?token="));
+    const reset = await post("/auth/password/reset", { token: link.searchParams.get("token"), password: "owner's new password" });
+    expect(reset.status, await reset.clone().text()).toBe(200);
+    expect((await post("/auth/login", { email: owner.email, password: "owner's new password" })).status).toBe(200);
+  });
+
   it("form posts get pages and redirects, not JSON", async () => {
     const address = email();
-    const res = await api.app.request(`${ORIGIN}/auth/signup`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...SAME }, body: new URLSearchParams({ email: address, password: "form password ok" }) });
+    const made = await api.app.request(`${ORIGIN}/auth/signup`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...SAME }, body: new URLSearchParams({ email: address, password: "form password ok" }) });
+    expect(made.status).toBe(202);
+    expect(await made.text()).toContain("Check your e-mail");
+    const res = await api.app.request(`${ORIGIN}/auth/login`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...SAME }, body: new URLSearchParams({ email: address, password: "form password ok" }) });
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/");
     const page = await get("/", cookieOf(res), { accept: "text/html" });
-    expect(await page.text()).toContain(address);
+    const html = await page.text();
+    expect(html).toContain(address);
+    // This server has no Stripe configured: the plan section says so instead of offering upgrades.
+    expect(html).toContain("Billing is not set up on this server");
+    expect(html).not.toContain('data-action="checkout"');
     const bad = await api.app.request(`${ORIGIN}/auth/login`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", ...SAME }, body: new URLSearchParams({ email: address, password: "wrong wrong wrong" }) });
     expect(bad.status).toBe(401);
     expect(bad.headers.get("content-type")).toContain("text/html");

@@ -2,7 +2,7 @@ import type { OpenAPIHono } from "@hono/zod-openapi";
 import { parseEntity } from "@svc/core";
 import type { Context } from "hono";
 import type { ApiServices } from "../services.js";
-import { APP_CSS, APP_JS } from "./assets.js";
+import { APP_CSS, APP_JS, ICON_SVG } from "./assets.js";
 import { dashboardPage, graphPage, signInPage } from "./pages.js";
 import { currentUser } from "./session.js";
 
@@ -26,7 +26,11 @@ export async function browserHome(s: ApiServices, c: Context, routes: readonly {
   if (!user || !account) return c.html(signInPage({ mode: "login", providers: [...s.web.oauth.values()] }));
   // The deletion request belongs to the data-handling module; the button says so when it is absent.
   const deletion = routes.some((r) => r.method === "POST" && r.path === "/v1/account/deletion");
-  return c.html(dashboardPage(user, account, { deletionRoute: deletion }));
+  const billing = s.billing ? (await s.billing.status(account.id)).subscription : null;
+  const back = c.req.query("checkout");
+  const returned: "success" | "canceled" | undefined = back === "success" ? "success" : back === "canceled" ? "canceled" : undefined;
+  const view = s.billing ? { customer: billing !== null, subscription: billing?.subscriptionId ? billing : null, ...(returned ? { returned } : {}) } : null;
+  return c.html(dashboardPage(user, account, { deletionRoute: deletion, billing: view }));
 }
 
 
@@ -39,6 +43,13 @@ export function registerDashboardRoutes(app: OpenAPIHono, s: ApiServices): void 
     c.header("cache-control", "public, max-age=300");
     return c.body(APP_CSS, 200, { "content-type": "text/css; charset=utf-8" });
   });
+  // Browsers ask for /favicon.ico on their own; the pages also link the icon.
+  for (const path of ["/favicon.ico", "/web/icon.svg"]) {
+    app.get(path, (c) => {
+      c.header("cache-control", "public, max-age=86400");
+      return c.body(ICON_SVG, 200, { "content-type": "image/svg+xml" });
+    });
+  }
   app.get("/graph", async (c) => {
     pageHeaders(c);
     const user = await currentUser(s, c);

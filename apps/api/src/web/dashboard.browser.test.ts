@@ -4,6 +4,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve, type ServerType } from "@hono/node-server";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { startFakeStripe, subscriptionObject, type FakeStripe } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "../test-support.js";
 import { smtpSink, type SmtpSink } from "./test-doubles.js";
@@ -20,6 +21,7 @@ if (!CHROMIUM) console.warn("dashboard browser test skipped: no chromium binary 
 describe.skipIf(!CHROMIUM)("dashboard in headless Chromium", () => {
   let api: TestApi;
   let mail: SmtpSink;
+  let stripe: FakeStripe;
   let server: ServerType;
   let browser: Browser;
   let page: Page;
@@ -27,7 +29,11 @@ describe.skipIf(!CHROMIUM)("dashboard in headless Chromium", () => {
 
   beforeAll(async () => {
     mail = await smtpSink();
-    api = await startTestApi("pglite", { SVC_SMTP_URL: mail.url });
+    stripe = await startFakeStripe();
+    api = await startTestApi("pglite", {
+      SVC_SMTP_URL: mail.url, SVC_STRIPE_SECRET_KEY: stripe.secretKey, SVC_STRIPE_WEBHOOK_SECRET: stripe.webhookSecret, SVC_STRIPE_API_URL: stripe.url,
+      SVC_STRIPE_PRICE_STARTER: "price_1BrowserStarter", SVC_STRIPE_PRICE_PRO: "price_1BrowserPro",
+    });
     server = serve({ fetch: api.app.fetch, port: 0, hostname: "127.0.0.1" });
     await new Promise<void>((r) => (server.listening ? r() : server.once("listening", () => r())));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -40,6 +46,7 @@ describe.skipIf(!CHROMIUM)("dashboard in headless Chromium", () => {
     await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
     await api?.close();
     await mail?.close();
+    await stripe?.close();
   });
 
   const shot = async (name: string, full = false) => {
@@ -47,6 +54,12 @@ describe.skipIf(!CHROMIUM)("dashboard in headless Chromium", () => {
   };
 
   it("sign up, screen, history and export, keys, graph, sign out and in, account deletion", async () => {
+    // No request of the pages' own origin fails (the icon included).
+    const failed: string[] = [];
+    page.on("response", (r) => { if (r.url().startsWith(origin) && r.status() >= 400 && !r.url().includes("/auth/")) failed.push(`${r.status()} ${r.url()}`); });
+    const icon = await fetch(`${origin}/favicon.ico`);
+    expect([icon.status, icon.headers.get("content-type")]).toEqual([200, "image/svg+xml"]);
+    expect(await icon.text()).toContain("<svg");
     const email = "browser.person@example.com";
     const password = "a long browser password";
     await page.goto(`${origin}/`);
@@ -57,6 +70,11 @@ describe.skipIf(!CHROMIUM)("dashboard in headless Chromium", () => {
     await page.getByLabel("E-mail address", { exact: true }).nth(2).fill(email);
     await page.locator("#signup-password").fill(password);
     await page.getByRole("button", { name: "Create account" }).click();
+    await page.getByRole("heading", { name: "Check your e-mail" }).waitFor();
+    await page.getByRole("link", { name: "Sign in" }).click();
+    await page.locator("#login-email").fill(email);
+    await page.locator("#login-password").fill(password);
+    await page.getByRole("button", { name: "Sign in" }).click();
     await page.getByRole("heading", { name: "Dashboard" }).waitFor();
     const cookies = await page.context().cookies();
     expect(cookies.map((c) => c.name)).toEqual(["svc_session"]);
@@ -107,6 +125,9 @@ describe.skipIf(!CHROMIUM)("dashboard in headless Chromium", () => {
     await shot("keys");
     await page.getByRole("button", { name: "Revoke key ci" }).click();
     await page.getByTestId("keys").getByText("revoked").waitFor();
+    // The revoked key's secret is no longer on the page.
+    expect(await page.getByTestId("new-key").count()).toBe(0);
+    expect(await page.locator("#new-key").textContent()).not.toContain(key);
     expect((await fetch(`${origin}/v1/usage`, { headers: { "x-api-key": key } })).status).toBe(401);
 
     // Webhook secret: shown, rotated.
@@ -119,6 +140,42 @@ describe.skipIf(!CHROMIUM)("dashboard in headless Chromium", () => {
     expect(await page.getByTestId("usage").textContent()).toMatch(/1 of \d+ checks this month/);
     await shot("dashboard", true);
 
+    // Billing: upgrade through Stripe Checkout, see the subscription, manage it in the Billing Portal.
+    // (Stripe's own pages are stood in for: the test reaches nothing beyond 127.0.0.1.)
+    await page.route(/^https:\/\/(checkout|billing)\.stripe\.com\//, (r) => r.fulfill({ status: 200, contentType: "text/html", body: "<title>Stripe</title><h1>Stripe</h1>" }));
+    expect(await page.getByTestId("subscription").textContent()).toBe("No subscription.");
+    expect(await page.getByRole("button", { name: "Manage billing" }).count()).toBe(0);
+    await page.getByRole("button", { name: /^Upgrade to Pro/ }).click();
+    await page.waitForURL(/^https:\/\/checkout\.stripe\.com\/c\/pay\/cs_test_/);
+    const sent = stripe.requests.findLast((r) => r.path === "/v1/checkout/sessions");
+    expect(sent?.form).toMatchObject({ "line_items[0][price]": "price_1BrowserPro", success_url: `${origin}/?checkout=success` });
+    const nowS = Math.floor(Date.now() / 1000);
+    const periodEnd = nowS + 30 * 86_400;
+    const sub = subscriptionObject({ id: "sub_browser", customer: sent!.form.customer as string, price: "price_1BrowserPro", status: "active", periodEnd });
+    const deliver = async (type: string, object: Record<string, unknown>, at: number) => {
+      const body = stripe.event(type, object, at);
+      const res = await fetch(`${origin}/v1/billing/webhook`, { method: "POST", headers: { "content-type": "application/json", "stripe-signature": stripe.sign(body, at) }, body });
+      expect(res.status, await res.clone().text()).toBe(200);
+    };
+    // Stripe sends the customer back to the dashboard, which says the plan follows the payment.
+    await page.goto(sent!.form.success_url as string);
+    expect(await page.getByRole("status").filter({ hasText: "the plan changes as soon as Stripe confirms the payment" }).count()).toBe(1);
+    await deliver("customer.subscription.created", sub, nowS);
+    await page.goto(`${origin}/#plan`);
+    const day = new Date(periodEnd * 1000).toISOString().slice(0, 10);
+    expect(await page.locator("#plan-name").textContent()).toBe("pro");
+    expect(await page.getByTestId("subscription").textContent()).toContain(`Renews on ${day}`);
+    expect(await page.getByRole("button", { name: /^Upgrade to/ }).count()).toBe(0);
+    await deliver("customer.subscription.updated", { ...sub, cancel_at_period_end: true }, nowS + 1);
+    await page.reload();
+    expect(await page.getByTestId("subscription").textContent()).toContain(`Cancelled: it ends on ${day}`);
+    await page.locator("#plan").scrollIntoViewIfNeeded();
+    await shot("billing");
+    await page.getByRole("button", { name: "Manage billing" }).click();
+    await page.waitForURL(/^https:\/\/billing\.stripe\.com\/p\/session\//);
+    expect(stripe.requests.findLast((r) => r.path === "/v1/billing_portal/sessions")?.form).toMatchObject({ customer: sent!.form.customer, return_url: `${origin}/` });
+    await page.goto(`${origin}/`);
+
     // The relationship graph of the screened URL's domain.
     await page.locator("#graph-type").selectOption("domain");
     await page.locator("#graph-value").fill("paypa1-secure.example.net");
@@ -126,6 +183,8 @@ describe.skipIf(!CHROMIUM)("dashboard in headless Chromium", () => {
     await page.locator("svg.graph").waitFor();
     expect(await page.locator("svg.graph g.node").count()).toBeGreaterThanOrEqual(2);
     await shot("graph");
+
+    expect(failed).toEqual([]);
 
     // On a phone.
     await page.setViewportSize({ width: 390, height: 844 });

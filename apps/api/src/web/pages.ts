@@ -14,6 +14,7 @@ export function layout(title: string, body: Html, options: { user?: WebUser } = 
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${title} · svc</title>
+<link rel="icon" href="/web/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="/web/app.css">
 <script src="/web/app.js" defer></script>
 </head>
@@ -87,7 +88,39 @@ export function resetPage(token: string): Html {
 const TYPES = ["domain", "url", "wallet", "email", "ip", "phone", "social"];
 const LEVELS = ["low", "medium", "high", "critical"];
 
-export function dashboardPage(user: WebUser, account: Account, extras: { deletionRoute: boolean }): Html {
+/** What the dashboard shows of billing: null when the server sells no plans (Stripe not configured). */
+export interface BillingView {
+  /** The account's Stripe customer, once it has started a checkout. */
+  readonly customer: boolean;
+  readonly subscription: { readonly status: string | null; readonly plan: string | null; readonly cancelAtPeriodEnd: boolean; readonly currentPeriodEnd: string | null } | null;
+  /** Back from Stripe Checkout (`?checkout=success` / `canceled` on the return address). */
+  readonly returned?: "success" | "canceled";
+}
+
+const SUBSCRIBED = new Set(["active", "trialing", "past_due"]);
+const PLAN_LABEL: Record<string, string> = { starter: "Starter ($29 a month)", pro: "Pro ($99 a month)" };
+
+/** The plan section's billing controls: upgrade (Checkout), manage (Billing Portal), and the subscription's state. */
+export function billingSlot(account: Account, billing: BillingView | null): Html {
+  if (!billing) return h`<p data-testid="billing">Billing is not set up on this server: plans are changed by the operator.</p>`;
+  if (account.role === "operator") return h`<p data-testid="billing">The operator's account has no limits and buys no plan.</p>`;
+  const sub = billing.subscription;
+  const day = (iso: string | null) => (iso ? iso.slice(0, 10) : "the end of the period");
+  const subscribed = sub !== null && sub.status !== null && SUBSCRIBED.has(sub.status);
+  const state = subscribed
+    ? h`<p data-testid="subscription">Subscription: <strong>${sub!.plan ?? account.plan}</strong>${sub!.status === "past_due" ? " (payment overdue; Stripe is retrying)" : ""}. ${sub!.cancelAtPeriodEnd
+      ? h`Cancelled: it ends on <time datetime="${sub!.currentPeriodEnd ?? ""}">${day(sub!.currentPeriodEnd)}</time>, then the plan goes back to free.`
+      : h`Renews on <time datetime="${sub!.currentPeriodEnd ?? ""}">${day(sub!.currentPeriodEnd)}</time>.`}</p>`
+    : h`<p data-testid="subscription">No subscription.</p>`;
+  const upgrade = subscribed ? "" : h`<div class="row">${(["starter", "pro"] as const).map((p) => h`<button type="button" data-action="checkout" data-plan="${p}">Upgrade to ${PLAN_LABEL[p]}</button> `)}</div>`;
+  const manage = billing.customer ? h`<button type="button" class="secondary" data-action="portal">Manage billing</button>` : "";
+  const back = billing.returned === "success"
+    ? h`<p class="notice" role="status">Thank you: the plan changes as soon as Stripe confirms the payment (reload in a moment).</p>`
+    : billing.returned === "canceled" ? h`<p class="notice" role="status">Checkout was cancelled; nothing was charged.</p>` : "";
+  return h`<div data-testid="billing">${back}${state}${upgrade}${manage}<div id="billing-result" aria-live="polite"></div></div>`;
+}
+
+export function dashboardPage(user: WebUser, account: Account, extras: { deletionRoute: boolean; billing?: BillingView | null }): Html {
   return layout("Dashboard", h`
 <h1>Dashboard</h1>
 ${user.email_verified_at ? "" : h`<p class="notice" role="status">Please confirm your e-mail address: we sent you a link. <button type="button" class="link" data-action="resend">Send it again</button></p>`}
@@ -153,8 +186,7 @@ ${user.email_verified_at ? "" : h`<p class="notice" role="status">Please confirm
   <h2 id="plan-h">Plan and usage</h2>
   <p>Plan: <strong id="plan-name">${account.plan}</strong></p>
   <div id="usage" aria-live="polite"></div>
-  <!-- slot:billing — upgrade, change and cancel links of the billing module go here. -->
-  <div id="billing-slot" data-slot="billing"></div>
+  <div id="billing-slot" data-slot="billing">${billingSlot(account, extras.billing ?? null)}</div>
 </section>
 
 <section id="account" class="card" aria-labelledby="account-h">
