@@ -2,7 +2,7 @@ import type { ScreeningPort } from "@svc/bot-kernel";
 import { serve } from "@hono/node-server";
 import { createScreener } from "@svc/core";
 import { dataDirInUseCause } from "@svc/persistence";
-import { parseConfig } from "./config.js";
+import { listenAddress, parseConfig } from "./config.js";
 import { buildRuntime } from "./container.js";
 
 /** The embedded screening engine behind the kernel's port: the one line to change for a remote engine. */
@@ -32,8 +32,8 @@ const timer = setInterval(() => {
   void runtime.prune().catch((e: unknown) => log.error({ err: e }, "pruning seen events failed"));
 }, 30_000);
 
-const server = serve({ fetch: runtime.web.fetch, port: config.PORT, hostname: "0.0.0.0" });
-log.info({ port: config.PORT, path: config.WHATSAPP_WEBHOOK_PATH, storage: config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}` }, "svc WhatsApp bot: webhook listening");
+const server = serve({ fetch: runtime.web.fetch, ...listenAddress(config) });
+log.info({ host: config.HOST, port: config.PORT, path: config.WHATSAPP_WEBHOOK_PATH, storage: config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}` }, "svc WhatsApp bot: webhook listening");
 
 const stop = (): void => {
   clearInterval(timer);
