@@ -136,6 +136,9 @@ export async function buildContainer(config: SlackConfig, overrides: ContainerOv
           authorizeUrl: cfg.SLACK_AUTHORIZE_URL,
           ...(cfg.SLACK_REDIRECT_URL ? { redirectUrl: cfg.SLACK_REDIRECT_URL } : {}),
         }),
+        isInstalled: async (teamId) => (await installations.find(teamId)) !== null,
+        // The install route lives beside the OAuth redirect, on the bot's public address.
+        ...(cfg.SLACK_REDIRECT_URL ? { installUrl: `${new URL(cfg.SLACK_REDIRECT_URL).origin}/slack/install` } : {}),
         ...(overrides.onError ? { onError: overrides.onError } : {}),
         ...(overrides.ackTimeoutMs !== undefined ? { ackTimeoutMs: overrides.ackTimeoutMs } : {}),
       }),
