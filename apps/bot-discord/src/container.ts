@@ -1,23 +1,19 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { systemClock, type Clock, type MemberDirectory, type PlanResolver, type ReportSink, type ScreeningPort, type SettingsStore, type StatsStore, type SupportDesk } from "@svc/bot-kernel";
-import { apiKeyFromSecret, hashApiKey } from "@svc/core";
 import {
+  databasePlanResolver,
+  databaseReportSink,
   openDataSource,
-  TypeOrmAccountRepository,
-  TypeOrmApiKeyRepository,
   TypeOrmBotMemberDirectory,
   TypeOrmBotSettingsStore,
   TypeOrmBotStatsStore,
   TypeOrmBotSupportDesk,
-  TypeOrmReportRepository,
 } from "@svc/persistence";
 import { Container } from "inversify";
 import type { DataSource } from "typeorm";
 import { createDiscordApp, PLATFORM, type DiscordApp } from "./bot.js";
 import type { DiscordConfig } from "./config.js";
-import { ApiKeyPlanResolver } from "./plan-resolver.js";
-import { ReportRepositorySink } from "./report-sink.js";
 
 /**
  * The composition root: the only place that knows which adapter implements which port. Every
@@ -73,13 +69,11 @@ export async function buildContainer(config: DiscordConfig, overrides: Container
   c.bind<SettingsStore>(TOKENS.settings).toResolvedValue((ds: DataSource) => new TypeOrmBotSettingsStore(ds, PLATFORM), [TOKENS.dataSource]);
   c.bind<StatsStore>(TOKENS.stats).toResolvedValue((ds: DataSource) => new TypeOrmBotStatsStore(ds, PLATFORM), [TOKENS.dataSource]);
   c.bind<MemberDirectory>(TOKENS.members).toResolvedValue((ds: DataSource) => new TypeOrmBotMemberDirectory(ds, PLATFORM), [TOKENS.dataSource]);
-  c.bind<ReportSink>(TOKENS.reports).toResolvedValue((ds: DataSource) => new ReportRepositorySink(new TypeOrmReportRepository(ds)), [TOKENS.dataSource]);
+  c.bind<ReportSink>(TOKENS.reports).toResolvedValue((ds: DataSource) => databaseReportSink(ds), [TOKENS.dataSource]);
   c.bind<SupportDesk>(TOKENS.support).toResolvedValue((ds: DataSource) => new TypeOrmBotSupportDesk(ds), [TOKENS.dataSource]);
   c.bind<PlanResolver>(TOKENS.plans).toResolvedValue(
     (cfg: DiscordConfig, ds: DataSource) =>
-      new ApiKeyPlanResolver(new TypeOrmApiKeyRepository(ds), new TypeOrmAccountRepository(ds), {
-        ...(cfg.SVC_BOOTSTRAP_KEY ? { bootstrap: { keyHash: hashApiKey(apiKeyFromSecret(cfg.SVC_BOOTSTRAP_KEY)), plan: "pro" as const } } : {}),
-      }),
+      databasePlanResolver(ds, cfg.SVC_BOOTSTRAP_KEY),
     [TOKENS.config, TOKENS.dataSource],
   );
   c.bind<DiscordApp>(TOKENS.app).toResolvedValue(

@@ -2,17 +2,15 @@ import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { WebClient, type WebClientOptions } from "@slack/web-api";
 import { systemClock, type Clock, type ScreeningPort } from "@svc/bot-kernel";
-import { apiKeyFromSecret, hashApiKey } from "@svc/core";
 import {
+  databasePlanResolver,
+  databaseReportSink,
   openDataSource,
-  TypeOrmAccountRepository,
-  TypeOrmApiKeyRepository,
   TypeOrmBotMemberDirectory,
   TypeOrmBotSeenEvents,
   TypeOrmBotSettingsStore,
   TypeOrmBotStatsStore,
   TypeOrmBotSupportDesk,
-  TypeOrmReportRepository,
   TypeOrmSlackInstallations,
 } from "@svc/persistence";
 import { Container } from "inversify";
@@ -22,8 +20,6 @@ import type { SlackConfig } from "./config.js";
 import { createSlackHttp, type SlackHttp } from "./http.js";
 import { Installations } from "./installations.js";
 import { OAuthFlow } from "./oauth.js";
-import { ApiKeyPlanResolver } from "./plan-resolver.js";
-import { ReportRepositorySink } from "./report-sink.js";
 import { TokenCipher } from "./token-cipher.js";
 
 /**
@@ -110,11 +106,9 @@ export async function buildContainer(config: SlackConfig, overrides: ContainerOv
         settings: new TypeOrmBotSettingsStore(ds, PLATFORM),
         stats: new TypeOrmBotStatsStore(ds, PLATFORM),
         members: new TypeOrmBotMemberDirectory(ds, PLATFORM),
-        reports: new ReportRepositorySink(new TypeOrmReportRepository(ds)),
+        reports: databaseReportSink(ds),
         support: new TypeOrmBotSupportDesk(ds),
-        plans: new ApiKeyPlanResolver(new TypeOrmApiKeyRepository(ds), new TypeOrmAccountRepository(ds), {
-          ...(cfg.SVC_BOOTSTRAP_KEY ? { bootstrap: { keyHash: hashApiKey(apiKeyFromSecret(cfg.SVC_BOOTSTRAP_KEY)), plan: "pro" as const } } : {}),
-        }),
+        plans: databasePlanResolver(ds, cfg.SVC_BOOTSTRAP_KEY),
         ...(overrides.onError ? { onError: overrides.onError } : {}),
       }),
     [TOKENS.config, TOKENS.dataSource, TOKENS.clock, TOKENS.client, TOKENS.installations],

@@ -12,18 +12,17 @@ import {
   type StatsStore,
   type SupportDesk,
 } from "@svc/bot-kernel";
-import { apiKeyFromSecret, hashApiKey, randomIds, screenEntity } from "@svc/core";
+import { randomIds, screenEntity } from "@svc/core";
 import {
+  databasePlanResolver,
+  databaseReportSink,
   databaseScreeningDeps,
   openDataSource,
-  TypeOrmAccountRepository,
-  TypeOrmApiKeyRepository,
   TypeOrmBotMemberDirectory,
   TypeOrmBotPaymentLedger,
   TypeOrmBotSettingsStore,
   TypeOrmBotStatsStore,
   TypeOrmBotSupportDesk,
-  TypeOrmReportRepository,
 } from "@svc/persistence";
 import type { Transformer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
@@ -31,8 +30,6 @@ import { Container } from "inversify";
 import type { DataSource } from "typeorm";
 import { createTelegramApp, PLATFORM, type TelegramApp } from "./bot.js";
 import type { TelegramConfig } from "./config.js";
-import { ApiKeyPlanResolver } from "./plan-resolver.js";
-import { ReportRepositorySink } from "./report-sink.js";
 
 /**
  * The composition root: the only place that knows which adapter implements which port. Every
@@ -114,14 +111,12 @@ export async function buildContainer(config: TelegramConfig, overrides: Containe
   c.bind<SettingsStore>(TOKENS.settings).toResolvedValue((ds: DataSource) => new TypeOrmBotSettingsStore(ds, PLATFORM), [TOKENS.dataSource]);
   c.bind<StatsStore>(TOKENS.stats).toResolvedValue((ds: DataSource) => new TypeOrmBotStatsStore(ds, PLATFORM), [TOKENS.dataSource]);
   c.bind<MemberDirectory>(TOKENS.members).toResolvedValue((ds: DataSource) => new TypeOrmBotMemberDirectory(ds, PLATFORM), [TOKENS.dataSource]);
-  c.bind<ReportSink>(TOKENS.reports).toResolvedValue((ds: DataSource) => new ReportRepositorySink(new TypeOrmReportRepository(ds)), [TOKENS.dataSource]);
+  c.bind<ReportSink>(TOKENS.reports).toResolvedValue((ds: DataSource) => databaseReportSink(ds), [TOKENS.dataSource]);
   c.bind<SupportDesk>(TOKENS.support).toResolvedValue((ds: DataSource) => new TypeOrmBotSupportDesk(ds), [TOKENS.dataSource]);
   c.bind<PaymentLedger>(TOKENS.ledger).toResolvedValue((ds: DataSource) => new TypeOrmBotPaymentLedger(ds), [TOKENS.dataSource]);
   c.bind<PlanResolver>(TOKENS.plans).toResolvedValue(
     (cfg: TelegramConfig, ds: DataSource) =>
-      new ApiKeyPlanResolver(new TypeOrmApiKeyRepository(ds), new TypeOrmAccountRepository(ds), {
-        ...(cfg.SVC_BOOTSTRAP_KEY ? { bootstrap: { keyHash: hashApiKey(apiKeyFromSecret(cfg.SVC_BOOTSTRAP_KEY)), plan: "pro" as const } } : {}),
-      }),
+      databasePlanResolver(ds, cfg.SVC_BOOTSTRAP_KEY),
     [TOKENS.config, TOKENS.dataSource],
   );
   c.bind<TelegramApp>(TOKENS.app).toResolvedValue(

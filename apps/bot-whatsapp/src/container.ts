@@ -1,19 +1,17 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { systemClock, type Clock, type PlanResolver, type ScreeningPort } from "@svc/bot-kernel";
-import { apiKeyFromSecret, hashApiKey } from "@svc/core";
 import {
+  databasePlanResolver,
+  databaseReportSink,
   errorForLog,
   openDataSource,
-  TypeOrmAccountRepository,
-  TypeOrmApiKeyRepository,
   TypeOrmBotChatAdmins,
   TypeOrmBotMemberDirectory,
   TypeOrmBotSeenEvents,
   TypeOrmBotSettingsStore,
   TypeOrmBotStatsStore,
   TypeOrmBotSupportDesk,
-  TypeOrmReportRepository,
 } from "@svc/persistence";
 import type { Hono } from "hono";
 import { pino, type DestinationStream, type Logger } from "pino";
@@ -23,8 +21,6 @@ import { createWhatsAppApp, PLATFORM, type WhatsAppApp } from "./bot.js";
 import type { WhatsAppConfig } from "./config.js";
 import { createGraphApi } from "./graph-api.js";
 import { WhatsAppSender, type Scheduler } from "./outbound.js";
-import { ApiKeyPlanResolver } from "./plan-resolver.js";
-import { ReportRepositorySink } from "./report-sink.js";
 import { createWebhookApp } from "./webhook.js";
 
 export interface RuntimeOverrides {
@@ -91,9 +87,7 @@ export async function buildRuntime(config: WhatsAppConfig, o: RuntimeOverrides):
   const seen = new TypeOrmBotSeenEvents(dataSource, PLATFORM);
   const plans =
     o.plans ??
-    new ApiKeyPlanResolver(new TypeOrmApiKeyRepository(dataSource), new TypeOrmAccountRepository(dataSource), {
-      ...(config.SVC_BOOTSTRAP_KEY ? { bootstrap: { keyHash: hashApiKey(apiKeyFromSecret(config.SVC_BOOTSTRAP_KEY)), plan: "pro" as const } } : {}),
-    });
+    databasePlanResolver(dataSource, config.SVC_BOOTSTRAP_KEY);
   const app = createWhatsAppApp({
     phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID,
     sender,
@@ -104,7 +98,7 @@ export async function buildRuntime(config: WhatsAppConfig, o: RuntimeOverrides):
     settings: new TypeOrmBotSettingsStore(dataSource, PLATFORM),
     stats: new TypeOrmBotStatsStore(dataSource, PLATFORM),
     members: new TypeOrmBotMemberDirectory(dataSource, PLATFORM),
-    reports: new ReportRepositorySink(new TypeOrmReportRepository(dataSource)),
+    reports: databaseReportSink(dataSource),
     support: new TypeOrmBotSupportDesk(dataSource),
     plans,
     log,

@@ -3,8 +3,7 @@ import type { CommunityReport } from "@svc/bot-kernel";
 import { formatApiKey, hashApiKey } from "@svc/core";
 import { InMemoryAccountRepository, InMemoryApiKeyRepository, InMemoryReportRepository } from "@svc/testing";
 import { describe, expect, it } from "vitest";
-import { ApiKeyPlanResolver } from "./plan-resolver.js";
-import { ReportRepositorySink } from "./report-sink.js";
+import { ApiKeyPlanResolver, ReportRepositorySink } from "./bot-composition.js";
 
 const NOW = new Date("2026-03-02T09:00:00.000Z");
 const newKey = (): string => formatApiKey(randomBytes(32));
