@@ -12,7 +12,7 @@ try {
 }
 
 // Loaded only once the configuration is known to be good: a missing token answers at once.
-const [{ pino }, { serve }, { systemClock }, { createScreener }, { dataDirInUseCause, errorForLog }, { buildContainer }, { createInteractionsEndpoint }, { logInAndRegister }] = await Promise.all([
+const [{ pino }, { serve }, { systemClock }, { createScreener }, { botDataDirInUseLine, errorForLog }, { buildContainer }, { createInteractionsEndpoint }, { logInAndRegister }] = await Promise.all([
   import("pino"),
   import("@hono/node-server"),
   import("@svc/bot-kernel"),
@@ -31,9 +31,9 @@ function embeddedScreening(): ScreeningPort {
 
 const logger = pino({ level: config.LOG_LEVEL, serializers: { err: errorForLog } });
 const runtime = await buildContainer(config, { screening: embeddedScreening(), onError: (err) => logger.error({ err }, "discord event failed") }).catch((e: unknown) => {
-  const inUse = dataDirInUseCause(e);
+  const inUse = botDataDirInUseLine(config.SVC_DATA_DIR, e);
   if (!inUse) throw e;
-  process.stderr.write(`svc: the data directory ${config.SVC_DATA_DIR} is in use by another svc process${inUse.pid > 0 ? ` (pid ${inUse.pid})` : ""}; stop it, or give the bot its own SVC_DATA_DIR (or use DATABASE_URL)\n`);
+  process.stderr.write(`${inUse}\n`);
   process.exit(1);
 });
 const { app } = runtime;

@@ -1,7 +1,7 @@
 import type { ScreeningPort } from "@svc/bot-kernel";
 import { serve } from "@hono/node-server";
 import { createScreener } from "@svc/core";
-import { dataDirInUseCause } from "@svc/persistence";
+import { botDataDirInUseLine } from "@svc/persistence";
 import { listenAddress, parseConfig } from "./config.js";
 import { buildRuntime } from "./container.js";
 
@@ -19,9 +19,9 @@ try {
   process.exit(1);
 }
 const runtime = await buildRuntime(config, { screening: embeddedScreening() }).catch((e: unknown) => {
-  const inUse = dataDirInUseCause(e);
+  const inUse = botDataDirInUseLine(config.SVC_DATA_DIR, e);
   if (!inUse) throw e;
-  process.stderr.write(`svc: the data directory ${config.SVC_DATA_DIR} is in use by another svc process${inUse.pid > 0 ? ` (pid ${inUse.pid})` : ""}; stop it, or give the bot its own SVC_DATA_DIR (or use DATABASE_URL)\n`);
+  process.stderr.write(`${inUse}\n`);
   process.exit(1);
 });
 const { log, app } = runtime;

@@ -1,6 +1,7 @@
 import type { CommunityReport, PlanResolver, PlanTier, ReportSink } from "@svc/bot-kernel";
 import { apiKeyFromSecret, hashApiKey, type AccountRepository, type ApiKeyRepository, type ReportRepository } from "@svc/core";
 import type { DataSource } from "typeorm";
+import { dataDirInUseCause } from "./data-dir-lock.js";
 import { TypeOrmAccountRepository } from "./repositories/typeorm-account-repository.js";
 import { TypeOrmApiKeyRepository } from "./repositories/typeorm-api-key-repository.js";
 import { TypeOrmReportRepository } from "./repositories/typeorm-report-repository.js";
@@ -91,4 +92,14 @@ export function databasePlanResolver(ds: DataSource, bootstrapSecret?: string): 
 /** `/report` on a database: into the API's report store there. */
 export function databaseReportSink(ds: DataSource): ReportSink {
   return new ReportRepositorySink(new TypeOrmReportRepository(ds));
+}
+
+/**
+ * The one line a bot prints and exits on when its embedded data directory is held by another
+ * svc process (PGlite is one process's database); null for any other start-up error.
+ */
+export function botDataDirInUseLine(dataDir: string, e: unknown): string | null {
+  const inUse = dataDirInUseCause(e);
+  if (!inUse) return null;
+  return `svc: the data directory ${dataDir} is in use by another svc process${inUse.pid > 0 ? ` (pid ${inUse.pid})` : ""}; stop it, or run the bot on the API's database with DATABASE_URL (or give it its own SVC_DATA_DIR, which knows only the bootstrap key)`;
 }
