@@ -1,4 +1,3 @@
-import type { ScreeningPort } from "@svc/bot-kernel";
 import { parseConfig, type DiscordConfig } from "./config.js";
 
 let config: DiscordConfig;
@@ -12,25 +11,18 @@ try {
 }
 
 // Loaded only once the configuration is known to be good: a missing token answers at once.
-const [{ pino }, { serve }, { systemClock }, { createScreener }, { botDataDirInUseLine, errorForLog }, { buildContainer }, { createInteractionsEndpoint }, { logInAndRegister }] = await Promise.all([
+const [{ pino }, { serve }, { systemClock }, { botDataDirInUseLine, errorForLog }, { buildContainer }, { createInteractionsEndpoint }, { logInAndRegister }] = await Promise.all([
   import("pino"),
   import("@hono/node-server"),
   import("@svc/bot-kernel"),
-  import("@svc/core"),
   import("@svc/persistence"),
   import("./container.js"),
   import("./interactions-endpoint.js"),
   import("./startup.js"),
 ]);
 
-/** The embedded screening engine behind the kernel's port: the one line to change for a remote engine. */
-function embeddedScreening(): ScreeningPort {
-  const screener = createScreener();
-  return { screen: async (value) => { const r = await screener.screen(value); return r.ok ? r.verdict : { error: r.error }; } };
-}
-
 const logger = pino({ level: config.LOG_LEVEL, serializers: { err: errorForLog } });
-const runtime = await buildContainer(config, { screening: embeddedScreening(), onError: (err) => logger.error({ err }, "discord event failed") }).catch((e: unknown) => {
+const runtime = await buildContainer(config, { onError: (err) => logger.error({ err }, "discord event failed") }).catch((e: unknown) => {
   const inUse = botDataDirInUseLine(config.SVC_DATA_DIR, e);
   if (!inUse) throw e;
   process.stderr.write(`${inUse}\n`);

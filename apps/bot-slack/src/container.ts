@@ -1,11 +1,10 @@
-import { mkdirSync } from "node:fs";
-import { resolve } from "node:path";
 import { WebClient, type WebClientOptions } from "@slack/web-api";
 import { systemClock, type Clock, type ScreeningPort } from "@svc/bot-kernel";
 import {
   databasePlanResolver,
   databaseReportSink,
-  openDataSource,
+  databaseScreening,
+  openBotDataSource,
   TypeOrmBotMemberDirectory,
   TypeOrmBotSeenEvents,
   TypeOrmBotSettingsStore,
@@ -38,7 +37,8 @@ export const TOKENS = {
 } as const;
 
 export interface ContainerOverrides {
-  readonly screening: ScreeningPort;
+  /** Another screening engine (tests: fixed verdicts); by default the API's own composition on this database. */
+  readonly screening?: ScreeningPort;
   readonly clock?: Clock;
   /** An open DataSource to use instead of the configured one (tests). The caller closes it. */
   readonly dataSource?: DataSource;
@@ -46,14 +46,6 @@ export interface ContainerOverrides {
   readonly retryConfig?: WebClientOptions["retryConfig"];
   readonly onError?: (e: unknown) => void;
   readonly ackTimeoutMs?: number;
-}
-
-export async function openBotDataSource(config: Pick<SlackConfig, "DATABASE_URL" | "SVC_DATA_DIR">): Promise<DataSource> {
-  if (config.DATABASE_URL) return openDataSource({ url: config.DATABASE_URL });
-  if (config.SVC_DATA_DIR === "memory://") return openDataSource({ dataDir: "memory://" });
-  const dataDir = resolve(config.SVC_DATA_DIR, "pgdata");
-  mkdirSync(dataDir, { recursive: true });
-  return openDataSource({ dataDir });
 }
 
 /** Event ids in the bots' shared `bot_seen_events`; ids older than an hour are pruned now and then (Slack retries within minutes). */
@@ -102,7 +94,7 @@ export async function buildContainer(config: SlackConfig, overrides: ContainerOv
         client,
         installations,
         clock,
-        screening: overrides.screening,
+        screening: overrides.screening ?? databaseScreening(ds, clock),
         settings: new TypeOrmBotSettingsStore(ds, PLATFORM),
         stats: new TypeOrmBotStatsStore(ds, PLATFORM),
         members: new TypeOrmBotMemberDirectory(ds, PLATFORM),

@@ -1,5 +1,3 @@
-import { mkdirSync } from "node:fs";
-import { resolve } from "node:path";
 import {
   systemClock,
   type Clock,
@@ -12,12 +10,11 @@ import {
   type StatsStore,
   type SupportDesk,
 } from "@svc/bot-kernel";
-import { randomIds, screenEntity } from "@svc/core";
 import {
   databasePlanResolver,
   databaseReportSink,
-  databaseScreeningDeps,
-  openDataSource,
+  databaseScreening,
+  openBotDataSource,
   TypeOrmBotMemberDirectory,
   TypeOrmBotPaymentLedger,
   TypeOrmBotSettingsStore,
@@ -62,34 +59,6 @@ export interface ContainerOverrides {
   /** Innermost Bot API transformer and known identity: tests run the bot without a network. */
   readonly transport?: Transformer;
   readonly botInfo?: UserFromGetMe;
-}
-
-/**
- * The database the config names, migrated. PGlite is one process's database: a bot and an
- * API in separate processes must not open the same data dir (use PostgreSQL, or give the bot
- * its own SVC_DATA_DIR).
- */
-export async function openBotDataSource(config: Pick<TelegramConfig, "DATABASE_URL" | "SVC_DATA_DIR">): Promise<DataSource> {
-  if (config.DATABASE_URL) return openDataSource({ url: config.DATABASE_URL });
-  if (config.SVC_DATA_DIR === "memory://") return openDataSource({ dataDir: "memory://" });
-  const dataDir = resolve(config.SVC_DATA_DIR, "pgdata");
-  mkdirSync(dataDir, { recursive: true });
-  return openDataSource({ dataDir });
-}
-
-/**
- * The screening port over the API's composition on the same database (`databaseScreeningDeps`):
- * imported intel lists, moderated community reports (the bots' `/report` included once an
- * operator confirms them) and the entity graph reach the bot's verdicts as they reach the API's.
- */
-export function databaseScreening(ds: DataSource, clock: Clock): ScreeningPort {
-  const deps = databaseScreeningDeps(ds, { clock, ids: randomIds(clock) });
-  return {
-    screen: async (value) => {
-      const r = await screenEntity({ entity_value: value }, deps);
-      return r.ok ? r.verdict : { error: r.error };
-    },
-  };
 }
 
 export interface BotRuntime {

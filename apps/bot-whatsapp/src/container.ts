@@ -1,11 +1,10 @@
-import { mkdirSync } from "node:fs";
-import { resolve } from "node:path";
 import { systemClock, type Clock, type PlanResolver, type ScreeningPort } from "@svc/bot-kernel";
 import {
   databasePlanResolver,
   databaseReportSink,
+  databaseScreening,
   errorForLog,
-  openDataSource,
+  openBotDataSource,
   TypeOrmBotChatAdmins,
   TypeOrmBotMemberDirectory,
   TypeOrmBotSeenEvents,
@@ -24,7 +23,8 @@ import { WhatsAppSender, type Scheduler } from "./outbound.js";
 import { createWebhookApp } from "./webhook.js";
 
 export interface RuntimeOverrides {
-  readonly screening: ScreeningPort;
+  /** Another screening engine (tests: fixed verdicts); by default the API's own composition on this database. */
+  readonly screening?: ScreeningPort;
   readonly clock?: Clock;
   /** An open DataSource to use instead of the configured one (tests: an in-memory PGlite). The caller closes it. */
   readonly dataSource?: DataSource;
@@ -51,14 +51,6 @@ export interface WhatsAppRuntime {
 
 /** How long a message id is remembered: Meta stops redelivering long before (about a day). */
 export const SEEN_EVENT_TTL_MS = 7 * 86_400_000;
-
-export async function openBotDataSource(config: Pick<WhatsAppConfig, "DATABASE_URL" | "SVC_DATA_DIR">): Promise<DataSource> {
-  if (config.DATABASE_URL) return openDataSource({ url: config.DATABASE_URL });
-  if (config.SVC_DATA_DIR === "memory://") return openDataSource({ dataDir: "memory://" });
-  const dataDir = resolve(config.SVC_DATA_DIR, "pgdata");
-  mkdirSync(dataDir, { recursive: true });
-  return openDataSource({ dataDir });
-}
 
 /**
  * The composition root: the only place that knows which adapter implements which port. Every
@@ -94,7 +86,7 @@ export async function buildRuntime(config: WhatsAppConfig, o: RuntimeOverrides):
     admins: new TypeOrmBotChatAdmins(dataSource, PLATFORM),
     seen,
     clock,
-    screening: o.screening,
+    screening: o.screening ?? databaseScreening(dataSource, clock),
     settings: new TypeOrmBotSettingsStore(dataSource, PLATFORM),
     stats: new TypeOrmBotStatsStore(dataSource, PLATFORM),
     members: new TypeOrmBotMemberDirectory(dataSource, PLATFORM),

@@ -1,15 +1,7 @@
-import type { ScreeningPort } from "@svc/bot-kernel";
 import { serve } from "@hono/node-server";
-import { createScreener } from "@svc/core";
 import { botDataDirInUseLine } from "@svc/persistence";
 import { listenAddress, parseConfig } from "./config.js";
 import { buildRuntime } from "./container.js";
-
-/** The embedded screening engine behind the kernel's port: the one line to change for a remote engine. */
-function embeddedScreening(): ScreeningPort {
-  const screener = createScreener();
-  return { screen: async (value) => { const r = await screener.screen(value); return r.ok ? r.verdict : { error: r.error }; } };
-}
 
 let config;
 try {
@@ -18,7 +10,7 @@ try {
   process.stderr.write(`svc WhatsApp bot: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(1);
 }
-const runtime = await buildRuntime(config, { screening: embeddedScreening() }).catch((e: unknown) => {
+const runtime = await buildRuntime(config, {}).catch((e: unknown) => {
   const inUse = botDataDirInUseLine(config.SVC_DATA_DIR, e);
   if (!inUse) throw e;
   process.stderr.write(`${inUse}\n`);

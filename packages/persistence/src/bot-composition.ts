@@ -1,6 +1,10 @@
-import type { CommunityReport, PlanResolver, PlanTier, ReportSink } from "@svc/bot-kernel";
-import { apiKeyFromSecret, hashApiKey, type AccountRepository, type ApiKeyRepository, type ReportRepository } from "@svc/core";
+import { mkdirSync } from "node:fs";
+import { resolve } from "node:path";
+import type { Clock, CommunityReport, PlanResolver, PlanTier, ReportSink, ScreeningPort } from "@svc/bot-kernel";
+import { apiKeyFromSecret, hashApiKey, randomIds, screenEntity, type AccountRepository, type ApiKeyRepository, type ReportRepository } from "@svc/core";
 import type { DataSource } from "typeorm";
+import { openDataSource } from "./data-source.js";
+import { databaseScreeningDeps } from "./screening-composition.js";
 import { dataDirInUseCause } from "./data-dir-lock.js";
 import { TypeOrmAccountRepository } from "./repositories/typeorm-account-repository.js";
 import { TypeOrmApiKeyRepository } from "./repositories/typeorm-api-key-repository.js";
@@ -102,4 +106,32 @@ export function botDataDirInUseLine(dataDir: string, e: unknown): string | null 
   const inUse = dataDirInUseCause(e);
   if (!inUse) return null;
   return `svc: the data directory ${dataDir} is in use by another svc process${inUse.pid > 0 ? ` (pid ${inUse.pid})` : ""}; stop it, or run the bot on the API's database with DATABASE_URL (or give it its own SVC_DATA_DIR, which knows only the bootstrap key)`;
+}
+
+/**
+ * A bot's database: PostgreSQL when `DATABASE_URL` is set (the API's, to share keys, reports and
+ * plans), else embedded PGlite under `SVC_DATA_DIR/pgdata` (`memory://` keeps it in memory).
+ */
+export async function openBotDataSource(config: { readonly DATABASE_URL?: string | undefined; readonly SVC_DATA_DIR: string }): Promise<DataSource> {
+  if (config.DATABASE_URL) return openDataSource({ url: config.DATABASE_URL });
+  if (config.SVC_DATA_DIR === "memory://") return openDataSource({ dataDir: "memory://" });
+  const dataDir = resolve(config.SVC_DATA_DIR, "pgdata");
+  mkdirSync(dataDir, { recursive: true });
+  return openDataSource({ dataDir });
+}
+
+/**
+ * The bots' screening port over the API's composition on the same database
+ * (`databaseScreeningDeps`): imported intel lists, moderated community reports (the bots'
+ * `/report` included once an operator confirms them) and the entity graph reach a bot's
+ * verdicts as they reach the API's.
+ */
+export function databaseScreening(ds: DataSource, clock: Clock): ScreeningPort {
+  const deps = databaseScreeningDeps(ds, { clock, ids: randomIds(clock) });
+  return {
+    screen: async (value) => {
+      const r = await screenEntity({ entity_value: value }, deps);
+      return r.ok ? r.verdict : { error: r.error };
+    },
+  };
 }
