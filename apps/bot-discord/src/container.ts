@@ -1,23 +1,18 @@
-import { mkdirSync } from "node:fs";
-import { resolve } from "node:path";
 import { systemClock, type Clock, type MemberDirectory, type PlanResolver, type ReportSink, type ScreeningPort, type SettingsStore, type StatsStore, type SupportDesk } from "@svc/bot-kernel";
-import { apiKeyFromSecret, hashApiKey } from "@svc/core";
 import {
-  openDataSource,
-  TypeOrmAccountRepository,
-  TypeOrmApiKeyRepository,
+  databasePlanResolver,
+  databaseReportSink,
+  databaseScreening,
+  openBotDataSource,
   TypeOrmBotMemberDirectory,
   TypeOrmBotSettingsStore,
   TypeOrmBotStatsStore,
   TypeOrmBotSupportDesk,
-  TypeOrmReportRepository,
 } from "@svc/persistence";
 import { Container } from "inversify";
 import type { DataSource } from "typeorm";
 import { createDiscordApp, PLATFORM, type DiscordApp } from "./bot.js";
 import type { DiscordConfig } from "./config.js";
-import { ApiKeyPlanResolver } from "./plan-resolver.js";
-import { ReportRepositorySink } from "./report-sink.js";
 
 /**
  * The composition root: the only place that knows which adapter implements which port. Every
@@ -40,19 +35,12 @@ export const TOKENS = {
 } as const;
 
 export interface ContainerOverrides {
-  readonly screening: ScreeningPort;
+  /** Another screening engine (tests: fixed verdicts); by default the API's own composition on this database. */
+  readonly screening?: ScreeningPort;
   readonly clock?: Clock;
   /** An open DataSource to use instead of the configured one (tests). The caller closes it. */
   readonly dataSource?: DataSource;
   readonly onError?: (error: unknown) => void;
-}
-
-export async function openBotDataSource(config: Pick<DiscordConfig, "DATABASE_URL" | "SVC_DATA_DIR">): Promise<DataSource> {
-  if (config.DATABASE_URL) return openDataSource({ url: config.DATABASE_URL });
-  if (config.SVC_DATA_DIR === "memory://") return openDataSource({ dataDir: "memory://" });
-  const dataDir = resolve(config.SVC_DATA_DIR, "pgdata");
-  mkdirSync(dataDir, { recursive: true });
-  return openDataSource({ dataDir });
 }
 
 export interface BotRuntime {
@@ -69,17 +57,16 @@ export async function buildContainer(config: DiscordConfig, overrides: Container
   c.bind<DiscordConfig>(TOKENS.config).toConstantValue(config);
   c.bind<DataSource>(TOKENS.dataSource).toConstantValue(dataSource);
   c.bind<Clock>(TOKENS.clock).toConstantValue(overrides.clock ?? systemClock);
-  c.bind<ScreeningPort>(TOKENS.screening).toConstantValue(overrides.screening);
+  if (overrides.screening) c.bind<ScreeningPort>(TOKENS.screening).toConstantValue(overrides.screening);
+  else c.bind<ScreeningPort>(TOKENS.screening).toResolvedValue((ds: DataSource, clock: Clock) => databaseScreening(ds, clock), [TOKENS.dataSource, TOKENS.clock]);
   c.bind<SettingsStore>(TOKENS.settings).toResolvedValue((ds: DataSource) => new TypeOrmBotSettingsStore(ds, PLATFORM), [TOKENS.dataSource]);
   c.bind<StatsStore>(TOKENS.stats).toResolvedValue((ds: DataSource) => new TypeOrmBotStatsStore(ds, PLATFORM), [TOKENS.dataSource]);
   c.bind<MemberDirectory>(TOKENS.members).toResolvedValue((ds: DataSource) => new TypeOrmBotMemberDirectory(ds, PLATFORM), [TOKENS.dataSource]);
-  c.bind<ReportSink>(TOKENS.reports).toResolvedValue((ds: DataSource) => new ReportRepositorySink(new TypeOrmReportRepository(ds)), [TOKENS.dataSource]);
+  c.bind<ReportSink>(TOKENS.reports).toResolvedValue((ds: DataSource) => databaseReportSink(ds), [TOKENS.dataSource]);
   c.bind<SupportDesk>(TOKENS.support).toResolvedValue((ds: DataSource) => new TypeOrmBotSupportDesk(ds), [TOKENS.dataSource]);
   c.bind<PlanResolver>(TOKENS.plans).toResolvedValue(
     (cfg: DiscordConfig, ds: DataSource) =>
-      new ApiKeyPlanResolver(new TypeOrmApiKeyRepository(ds), new TypeOrmAccountRepository(ds), {
-        ...(cfg.SVC_BOOTSTRAP_KEY ? { bootstrap: { keyHash: hashApiKey(apiKeyFromSecret(cfg.SVC_BOOTSTRAP_KEY)), plan: "pro" as const } } : {}),
-      }),
+      databasePlanResolver(ds, cfg.SVC_BOOTSTRAP_KEY),
     [TOKENS.config, TOKENS.dataSource],
   );
   c.bind<DiscordApp>(TOKENS.app).toResolvedValue(

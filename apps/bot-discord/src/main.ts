@@ -1,4 +1,3 @@
-import type { ScreeningPort } from "@svc/bot-kernel";
 import { parseConfig, type DiscordConfig } from "./config.js";
 
 let config: DiscordConfig;
@@ -12,27 +11,21 @@ try {
 }
 
 // Loaded only once the configuration is known to be good: a missing token answers at once.
-const [{ pino }, { serve }, { systemClock }, { createScreener }, { dataDirInUseCause, errorForLog }, { buildContainer }, { createInteractionsEndpoint }] = await Promise.all([
+const [{ pino }, { serve }, { systemClock }, { botDataDirInUseLine, errorForLog }, { buildContainer }, { createInteractionsEndpoint }, { logInAndRegister }] = await Promise.all([
   import("pino"),
   import("@hono/node-server"),
   import("@svc/bot-kernel"),
-  import("@svc/core"),
   import("@svc/persistence"),
   import("./container.js"),
   import("./interactions-endpoint.js"),
+  import("./startup.js"),
 ]);
 
-/** The embedded screening engine behind the kernel's port: the one line to change for a remote engine. */
-function embeddedScreening(): ScreeningPort {
-  const screener = createScreener();
-  return { screen: async (value) => { const r = await screener.screen(value); return r.ok ? r.verdict : { error: r.error }; } };
-}
-
 const logger = pino({ level: config.LOG_LEVEL, serializers: { err: errorForLog } });
-const runtime = await buildContainer(config, { screening: embeddedScreening(), onError: (err) => logger.error({ err }, "discord event failed") }).catch((e: unknown) => {
-  const inUse = dataDirInUseCause(e);
+const runtime = await buildContainer(config, { onError: (err) => logger.error({ err }, "discord event failed") }).catch((e: unknown) => {
+  const inUse = botDataDirInUseLine(config.SVC_DATA_DIR, e);
   if (!inUse) throw e;
-  process.stderr.write(`svc: the data directory ${config.SVC_DATA_DIR} is in use by another svc process${inUse.pid > 0 ? ` (pid ${inUse.pid})` : ""}; stop it, or give the bot its own SVC_DATA_DIR (or use DATABASE_URL)\n`);
+  process.stderr.write(`${inUse}\n`);
   process.exit(1);
 });
 const { app } = runtime;
@@ -41,16 +34,13 @@ logger.info({ storage: config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC
 // Lockdowns and learning periods end on time even in a quiet server.
 const timer = setInterval(() => void app.kernel.tick().catch((err: unknown) => logger.error({ err }, "tick failed")), 30_000);
 
-try {
-  await app.start();
-} catch (e) {
+const failure = await logInAndRegister(app, config.DISCORD_GUILD_ID);
+if (failure) {
   clearInterval(timer);
-  await runtime.close();
-  const msg = e instanceof Error ? e.message : String(e);
-  process.stderr.write(`svc Discord bot: could not log in (${msg}). Check DISCORD_TOKEN, and that the Message Content and Server Members intents are enabled.\n`);
+  await runtime.close().catch(() => undefined);
+  process.stderr.write(`${failure}\n`);
   process.exit(1);
 }
-await app.registerCommands(config.DISCORD_GUILD_ID);
 logger.info({ user: app.client.user?.tag, commands: config.DISCORD_GUILD_ID ? `server ${config.DISCORD_GUILD_ID}` : "global" }, "svc Discord bot logged in; slash commands registered");
 
 // Optional: slash commands over HTTP (set the Interactions Endpoint URL in the Developer Portal

@@ -1,18 +1,15 @@
-import { mkdirSync } from "node:fs";
-import { resolve } from "node:path";
 import { WebClient, type WebClientOptions } from "@slack/web-api";
 import { systemClock, type Clock, type ScreeningPort } from "@svc/bot-kernel";
-import { apiKeyFromSecret, hashApiKey } from "@svc/core";
 import {
-  openDataSource,
-  TypeOrmAccountRepository,
-  TypeOrmApiKeyRepository,
+  databasePlanResolver,
+  databaseReportSink,
+  databaseScreening,
+  openBotDataSource,
   TypeOrmBotMemberDirectory,
   TypeOrmBotSeenEvents,
   TypeOrmBotSettingsStore,
   TypeOrmBotStatsStore,
   TypeOrmBotSupportDesk,
-  TypeOrmReportRepository,
   TypeOrmSlackInstallations,
 } from "@svc/persistence";
 import { Container } from "inversify";
@@ -22,8 +19,6 @@ import type { SlackConfig } from "./config.js";
 import { createSlackHttp, type SlackHttp } from "./http.js";
 import { Installations } from "./installations.js";
 import { OAuthFlow } from "./oauth.js";
-import { ApiKeyPlanResolver } from "./plan-resolver.js";
-import { ReportRepositorySink } from "./report-sink.js";
 import { TokenCipher } from "./token-cipher.js";
 
 /**
@@ -42,7 +37,8 @@ export const TOKENS = {
 } as const;
 
 export interface ContainerOverrides {
-  readonly screening: ScreeningPort;
+  /** Another screening engine (tests: fixed verdicts); by default the API's own composition on this database. */
+  readonly screening?: ScreeningPort;
   readonly clock?: Clock;
   /** An open DataSource to use instead of the configured one (tests). The caller closes it. */
   readonly dataSource?: DataSource;
@@ -50,14 +46,6 @@ export interface ContainerOverrides {
   readonly retryConfig?: WebClientOptions["retryConfig"];
   readonly onError?: (e: unknown) => void;
   readonly ackTimeoutMs?: number;
-}
-
-export async function openBotDataSource(config: Pick<SlackConfig, "DATABASE_URL" | "SVC_DATA_DIR">): Promise<DataSource> {
-  if (config.DATABASE_URL) return openDataSource({ url: config.DATABASE_URL });
-  if (config.SVC_DATA_DIR === "memory://") return openDataSource({ dataDir: "memory://" });
-  const dataDir = resolve(config.SVC_DATA_DIR, "pgdata");
-  mkdirSync(dataDir, { recursive: true });
-  return openDataSource({ dataDir });
 }
 
 /** Event ids in the bots' shared `bot_seen_events`; ids older than an hour are pruned now and then (Slack retries within minutes). */
@@ -106,15 +94,13 @@ export async function buildContainer(config: SlackConfig, overrides: ContainerOv
         client,
         installations,
         clock,
-        screening: overrides.screening,
+        screening: overrides.screening ?? databaseScreening(ds, clock),
         settings: new TypeOrmBotSettingsStore(ds, PLATFORM),
         stats: new TypeOrmBotStatsStore(ds, PLATFORM),
         members: new TypeOrmBotMemberDirectory(ds, PLATFORM),
-        reports: new ReportRepositorySink(new TypeOrmReportRepository(ds)),
+        reports: databaseReportSink(ds),
         support: new TypeOrmBotSupportDesk(ds),
-        plans: new ApiKeyPlanResolver(new TypeOrmApiKeyRepository(ds), new TypeOrmAccountRepository(ds), {
-          ...(cfg.SVC_BOOTSTRAP_KEY ? { bootstrap: { keyHash: hashApiKey(apiKeyFromSecret(cfg.SVC_BOOTSTRAP_KEY)), plan: "pro" as const } } : {}),
-        }),
+        plans: databasePlanResolver(ds, cfg.SVC_BOOTSTRAP_KEY),
         ...(overrides.onError ? { onError: overrides.onError } : {}),
       }),
     [TOKENS.config, TOKENS.dataSource, TOKENS.clock, TOKENS.client, TOKENS.installations],
@@ -136,6 +122,9 @@ export async function buildContainer(config: SlackConfig, overrides: ContainerOv
           authorizeUrl: cfg.SLACK_AUTHORIZE_URL,
           ...(cfg.SLACK_REDIRECT_URL ? { redirectUrl: cfg.SLACK_REDIRECT_URL } : {}),
         }),
+        isInstalled: async (teamId) => (await installations.find(teamId)) !== null,
+        // The install route lives beside the OAuth redirect, on the bot's public address.
+        ...(cfg.SLACK_REDIRECT_URL ? { installUrl: `${new URL(cfg.SLACK_REDIRECT_URL).origin}/slack/install` } : {}),
         ...(overrides.onError ? { onError: overrides.onError } : {}),
         ...(overrides.ackTimeoutMs !== undefined ? { ackTimeoutMs: overrides.ackTimeoutMs } : {}),
       }),

@@ -219,8 +219,14 @@ describe.each(ENGINES)("Slack HTTP front (%s)", (engine) => {
       const before = h.api.calls.length;
       expect((await h.message(MEMBER, "paypa1.com")).status).toBe(200);
       h.clock.advance(1000);
+      const errorsBefore = h.errors.length;
       const cmd = await h.post(commandBody(""), "application/x-www-form-urlencoded");
       expect(cmd.status).toBe(200);
+      // A short ephemeral answer with the install address, not an empty 200 and an authorize error in the log.
+      expect(await cmd.json()).toEqual({ response_type: "ephemeral", text: "svc is not installed in this workspace; install it at https://svc.example/slack/install" });
+      expect(h.errors.length).toBe(errorsBefore);
+      expect(await h.command(MEMBER, "/svc-check", "paypa1.com", CHANNEL, "T0NEVERINST")).toMatch(/^svc is not installed in this workspace; install it at /u);
+      expect(h.errors.length).toBe(errorsBefore);
       expect(h.api.calls.length).toBe(before);
       expect(await policy()).toBe("notify");
     });

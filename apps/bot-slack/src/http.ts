@@ -25,6 +25,14 @@ export interface SlackHttpDeps {
   readonly ackTimeoutMs?: number;
   readonly onError?: (e: unknown) => void;
   readonly eventsPath?: string;
+  /**
+   * Whether the workspace has an installation. A slash command from one that has none (never
+   * installed, or uninstalled) gets a short ephemeral reply with the install address instead of
+   * reaching Bolt, whose authorize step would fail.
+   */
+  readonly isInstalled?: (teamId: string) => Promise<boolean>;
+  /** The public address of the install route; by default this server's origin + `/slack/install`. */
+  readonly installUrl?: string;
 }
 
 export interface SlackHttp {
@@ -123,6 +131,14 @@ export function createSlackHttp(deps: SlackHttpDeps): SlackHttp {
         const done = track(deps.bolt.processEvent({ body, ack: async () => {}, ...(retryNum !== undefined ? { retryNum, retryReason: c.req.header("x-slack-retry-reason") ?? "" } : {}) }).catch(report));
         await within(done);
         return c.body(null, 200);
+      }
+
+      if (typeof body.command === "string" && deps.isInstalled) {
+        const teamId = typeof body.team_id === "string" ? body.team_id : "";
+        if (!teamId || !(await deps.isInstalled(teamId))) {
+          const url = deps.installUrl ?? `${new URL(c.req.url).origin}/slack/install`;
+          return c.json({ response_type: "ephemeral", text: `svc is not installed in this workspace; install it at ${url}` });
+        }
       }
 
       // Slash commands and interactivity: the answer is whatever the listener acknowledged with.

@@ -1,15 +1,7 @@
-import type { ScreeningPort } from "@svc/bot-kernel";
 import { serve } from "@hono/node-server";
-import { createScreener } from "@svc/core";
-import { dataDirInUseCause } from "@svc/persistence";
+import { botDataDirInUseLine } from "@svc/persistence";
 import { parseConfig } from "./config.js";
 import { buildContainer } from "./container.js";
-
-/** The embedded screening engine behind the kernel's port: the one line to change for a remote engine. */
-function embeddedScreening(): ScreeningPort {
-  const screener = createScreener();
-  return { screen: async (value) => { const r = await screener.screen(value); return r.ok ? r.verdict : { error: r.error }; } };
-}
 
 let config;
 try {
@@ -19,10 +11,10 @@ try {
   process.exit(1);
 }
 const cfg = config;
-const runtime = await buildContainer(cfg, { screening: embeddedScreening() }).catch((e: unknown) => {
-  const inUse = dataDirInUseCause(e);
+const runtime = await buildContainer(cfg, {}).catch((e: unknown) => {
+  const inUse = botDataDirInUseLine(cfg.SVC_DATA_DIR, e);
   if (!inUse) throw e;
-  process.stderr.write(`svc: the data directory ${cfg.SVC_DATA_DIR} is in use by another svc process${inUse.pid > 0 ? ` (pid ${inUse.pid})` : ""}; stop it, or give the bot its own SVC_DATA_DIR (or use DATABASE_URL)\n`);
+  process.stderr.write(`${inUse}\n`);
   process.exit(1);
 });
 const { kernel } = runtime.app;

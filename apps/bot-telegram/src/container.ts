@@ -1,5 +1,3 @@
-import { mkdirSync } from "node:fs";
-import { resolve } from "node:path";
 import {
   systemClock,
   type Clock,
@@ -12,18 +10,16 @@ import {
   type StatsStore,
   type SupportDesk,
 } from "@svc/bot-kernel";
-import { apiKeyFromSecret, hashApiKey, randomIds, screenEntity } from "@svc/core";
 import {
-  databaseScreeningDeps,
-  openDataSource,
-  TypeOrmAccountRepository,
-  TypeOrmApiKeyRepository,
+  databasePlanResolver,
+  databaseReportSink,
+  databaseScreening,
+  openBotDataSource,
   TypeOrmBotMemberDirectory,
   TypeOrmBotPaymentLedger,
   TypeOrmBotSettingsStore,
   TypeOrmBotStatsStore,
   TypeOrmBotSupportDesk,
-  TypeOrmReportRepository,
 } from "@svc/persistence";
 import type { Transformer } from "grammy";
 import type { UserFromGetMe } from "grammy/types";
@@ -31,8 +27,6 @@ import { Container } from "inversify";
 import type { DataSource } from "typeorm";
 import { createTelegramApp, PLATFORM, type TelegramApp } from "./bot.js";
 import type { TelegramConfig } from "./config.js";
-import { ApiKeyPlanResolver } from "./plan-resolver.js";
-import { ReportRepositorySink } from "./report-sink.js";
 
 /**
  * The composition root: the only place that knows which adapter implements which port. Every
@@ -67,34 +61,6 @@ export interface ContainerOverrides {
   readonly botInfo?: UserFromGetMe;
 }
 
-/**
- * The database the config names, migrated. PGlite is one process's database: a bot and an
- * API in separate processes must not open the same data dir (use PostgreSQL, or give the bot
- * its own SVC_DATA_DIR).
- */
-export async function openBotDataSource(config: Pick<TelegramConfig, "DATABASE_URL" | "SVC_DATA_DIR">): Promise<DataSource> {
-  if (config.DATABASE_URL) return openDataSource({ url: config.DATABASE_URL });
-  if (config.SVC_DATA_DIR === "memory://") return openDataSource({ dataDir: "memory://" });
-  const dataDir = resolve(config.SVC_DATA_DIR, "pgdata");
-  mkdirSync(dataDir, { recursive: true });
-  return openDataSource({ dataDir });
-}
-
-/**
- * The screening port over the API's composition on the same database (`databaseScreeningDeps`):
- * imported intel lists, moderated community reports (the bots' `/report` included once an
- * operator confirms them) and the entity graph reach the bot's verdicts as they reach the API's.
- */
-export function databaseScreening(ds: DataSource, clock: Clock): ScreeningPort {
-  const deps = databaseScreeningDeps(ds, { clock, ids: randomIds(clock) });
-  return {
-    screen: async (value) => {
-      const r = await screenEntity({ entity_value: value }, deps);
-      return r.ok ? r.verdict : { error: r.error };
-    },
-  };
-}
-
 export interface BotRuntime {
   readonly container: Container;
   readonly app: TelegramApp;
@@ -114,14 +80,12 @@ export async function buildContainer(config: TelegramConfig, overrides: Containe
   c.bind<SettingsStore>(TOKENS.settings).toResolvedValue((ds: DataSource) => new TypeOrmBotSettingsStore(ds, PLATFORM), [TOKENS.dataSource]);
   c.bind<StatsStore>(TOKENS.stats).toResolvedValue((ds: DataSource) => new TypeOrmBotStatsStore(ds, PLATFORM), [TOKENS.dataSource]);
   c.bind<MemberDirectory>(TOKENS.members).toResolvedValue((ds: DataSource) => new TypeOrmBotMemberDirectory(ds, PLATFORM), [TOKENS.dataSource]);
-  c.bind<ReportSink>(TOKENS.reports).toResolvedValue((ds: DataSource) => new ReportRepositorySink(new TypeOrmReportRepository(ds)), [TOKENS.dataSource]);
+  c.bind<ReportSink>(TOKENS.reports).toResolvedValue((ds: DataSource) => databaseReportSink(ds), [TOKENS.dataSource]);
   c.bind<SupportDesk>(TOKENS.support).toResolvedValue((ds: DataSource) => new TypeOrmBotSupportDesk(ds), [TOKENS.dataSource]);
   c.bind<PaymentLedger>(TOKENS.ledger).toResolvedValue((ds: DataSource) => new TypeOrmBotPaymentLedger(ds), [TOKENS.dataSource]);
   c.bind<PlanResolver>(TOKENS.plans).toResolvedValue(
     (cfg: TelegramConfig, ds: DataSource) =>
-      new ApiKeyPlanResolver(new TypeOrmApiKeyRepository(ds), new TypeOrmAccountRepository(ds), {
-        ...(cfg.SVC_BOOTSTRAP_KEY ? { bootstrap: { keyHash: hashApiKey(apiKeyFromSecret(cfg.SVC_BOOTSTRAP_KEY)), plan: "pro" as const } } : {}),
-      }),
+      databasePlanResolver(ds, cfg.SVC_BOOTSTRAP_KEY),
     [TOKENS.config, TOKENS.dataSource],
   );
   c.bind<TelegramApp>(TOKENS.app).toResolvedValue(

@@ -1,5 +1,5 @@
 import { serve } from "@hono/node-server";
-import { dataDirInUseCause } from "@svc/persistence";
+import { botDataDirInUseLine } from "@svc/persistence";
 import { ALLOWED_UPDATES, registerCommands } from "./bot.js";
 import { ConfigError, parseConfig } from "./config.js";
 import { buildContainer } from "./container.js";
@@ -17,10 +17,9 @@ const config = (() => {
 // PostgreSQL when DATABASE_URL is set, else embedded PGlite under SVC_DATA_DIR (migrated on open).
 // Screening is the API's composition on the same database: imported intel, moderated reports, the graph.
 const runtime = await buildContainer(config, {}).catch((e: unknown) => {
-  // Another svc process has this embedded database open (PGlite is one process's database).
-  const inUse = dataDirInUseCause(e);
+  const inUse = botDataDirInUseLine(config.SVC_DATA_DIR, e);
   if (!inUse) throw e;
-  process.stderr.write(`svc: the data directory ${config.SVC_DATA_DIR} is in use by another svc process${inUse.pid > 0 ? ` (pid ${inUse.pid})` : ""}; stop it, or give the bot its own SVC_DATA_DIR (or use DATABASE_URL)\n`);
+  process.stderr.write(`${inUse}\n`);
   process.exit(1);
 });
 const { bot } = runtime.app;

@@ -26,6 +26,8 @@ const schema = z.object({
   SVC_DATA_DIR: z.string().min(1).default("./.svc"),
   /** Makes the first API key deterministic (shared with the API); its key is accepted by `!svc connect` as pro. */
   SVC_BOOTSTRAP_KEY: z.string().min(32).optional(),
+  /** Listen address, as the API's: all interfaces by default; `127.0.0.1` behind a local reverse proxy. */
+  HOST: z.string().min(1).default("0.0.0.0"),
   PORT: z.coerce.number().int().min(1).max(65_535).default(8082),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
@@ -37,4 +39,9 @@ export function parseConfig(env: Readonly<Record<string, string | undefined>>): 
   if (r.success) return r.data;
   const lines = r.error.issues.map((i) => `${i.path.join(".") || "config"}: ${i.message}`);
   throw new Error(`Invalid configuration:\n  ${lines.join("\n  ")}`);
+}
+
+/** Where the webhook server listens (`serve()` options). */
+export function listenAddress(config: Pick<WhatsAppConfig, "HOST" | "PORT">): { readonly hostname: string; readonly port: number } {
+  return { hostname: config.HOST, port: config.PORT };
 }

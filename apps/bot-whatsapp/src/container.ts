@@ -1,19 +1,16 @@
-import { mkdirSync } from "node:fs";
-import { resolve } from "node:path";
 import { systemClock, type Clock, type PlanResolver, type ScreeningPort } from "@svc/bot-kernel";
-import { apiKeyFromSecret, hashApiKey } from "@svc/core";
 import {
+  databasePlanResolver,
+  databaseReportSink,
+  databaseScreening,
   errorForLog,
-  openDataSource,
-  TypeOrmAccountRepository,
-  TypeOrmApiKeyRepository,
+  openBotDataSource,
   TypeOrmBotChatAdmins,
   TypeOrmBotMemberDirectory,
   TypeOrmBotSeenEvents,
   TypeOrmBotSettingsStore,
   TypeOrmBotStatsStore,
   TypeOrmBotSupportDesk,
-  TypeOrmReportRepository,
 } from "@svc/persistence";
 import type { Hono } from "hono";
 import { pino, type DestinationStream, type Logger } from "pino";
@@ -23,12 +20,11 @@ import { createWhatsAppApp, PLATFORM, type WhatsAppApp } from "./bot.js";
 import type { WhatsAppConfig } from "./config.js";
 import { createGraphApi } from "./graph-api.js";
 import { WhatsAppSender, type Scheduler } from "./outbound.js";
-import { ApiKeyPlanResolver } from "./plan-resolver.js";
-import { ReportRepositorySink } from "./report-sink.js";
 import { createWebhookApp } from "./webhook.js";
 
 export interface RuntimeOverrides {
-  readonly screening: ScreeningPort;
+  /** Another screening engine (tests: fixed verdicts); by default the API's own composition on this database. */
+  readonly screening?: ScreeningPort;
   readonly clock?: Clock;
   /** An open DataSource to use instead of the configured one (tests: an in-memory PGlite). The caller closes it. */
   readonly dataSource?: DataSource;
@@ -55,14 +51,6 @@ export interface WhatsAppRuntime {
 
 /** How long a message id is remembered: Meta stops redelivering long before (about a day). */
 export const SEEN_EVENT_TTL_MS = 7 * 86_400_000;
-
-export async function openBotDataSource(config: Pick<WhatsAppConfig, "DATABASE_URL" | "SVC_DATA_DIR">): Promise<DataSource> {
-  if (config.DATABASE_URL) return openDataSource({ url: config.DATABASE_URL });
-  if (config.SVC_DATA_DIR === "memory://") return openDataSource({ dataDir: "memory://" });
-  const dataDir = resolve(config.SVC_DATA_DIR, "pgdata");
-  mkdirSync(dataDir, { recursive: true });
-  return openDataSource({ dataDir });
-}
 
 /**
  * The composition root: the only place that knows which adapter implements which port. Every
@@ -91,20 +79,18 @@ export async function buildRuntime(config: WhatsAppConfig, o: RuntimeOverrides):
   const seen = new TypeOrmBotSeenEvents(dataSource, PLATFORM);
   const plans =
     o.plans ??
-    new ApiKeyPlanResolver(new TypeOrmApiKeyRepository(dataSource), new TypeOrmAccountRepository(dataSource), {
-      ...(config.SVC_BOOTSTRAP_KEY ? { bootstrap: { keyHash: hashApiKey(apiKeyFromSecret(config.SVC_BOOTSTRAP_KEY)), plan: "pro" as const } } : {}),
-    });
+    databasePlanResolver(dataSource, config.SVC_BOOTSTRAP_KEY);
   const app = createWhatsAppApp({
     phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID,
     sender,
     admins: new TypeOrmBotChatAdmins(dataSource, PLATFORM),
     seen,
     clock,
-    screening: o.screening,
+    screening: o.screening ?? databaseScreening(dataSource, clock),
     settings: new TypeOrmBotSettingsStore(dataSource, PLATFORM),
     stats: new TypeOrmBotStatsStore(dataSource, PLATFORM),
     members: new TypeOrmBotMemberDirectory(dataSource, PLATFORM),
-    reports: new ReportRepositorySink(new TypeOrmReportRepository(dataSource)),
+    reports: databaseReportSink(dataSource),
     support: new TypeOrmBotSupportDesk(dataSource),
     plans,
     log,

@@ -1,15 +1,7 @@
-import type { ScreeningPort } from "@svc/bot-kernel";
 import { serve } from "@hono/node-server";
-import { createScreener } from "@svc/core";
-import { dataDirInUseCause } from "@svc/persistence";
-import { parseConfig } from "./config.js";
+import { botDataDirInUseLine } from "@svc/persistence";
+import { listenAddress, parseConfig } from "./config.js";
 import { buildRuntime } from "./container.js";
-
-/** The embedded screening engine behind the kernel's port: the one line to change for a remote engine. */
-function embeddedScreening(): ScreeningPort {
-  const screener = createScreener();
-  return { screen: async (value) => { const r = await screener.screen(value); return r.ok ? r.verdict : { error: r.error }; } };
-}
 
 let config;
 try {
@@ -18,10 +10,10 @@ try {
   process.stderr.write(`svc WhatsApp bot: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(1);
 }
-const runtime = await buildRuntime(config, { screening: embeddedScreening() }).catch((e: unknown) => {
-  const inUse = dataDirInUseCause(e);
+const runtime = await buildRuntime(config, {}).catch((e: unknown) => {
+  const inUse = botDataDirInUseLine(config.SVC_DATA_DIR, e);
   if (!inUse) throw e;
-  process.stderr.write(`svc: the data directory ${config.SVC_DATA_DIR} is in use by another svc process${inUse.pid > 0 ? ` (pid ${inUse.pid})` : ""}; stop it, or give the bot its own SVC_DATA_DIR (or use DATABASE_URL)\n`);
+  process.stderr.write(`${inUse}\n`);
   process.exit(1);
 });
 const { log, app } = runtime;
@@ -32,8 +24,8 @@ const timer = setInterval(() => {
   void runtime.prune().catch((e: unknown) => log.error({ err: e }, "pruning seen events failed"));
 }, 30_000);
 
-const server = serve({ fetch: runtime.web.fetch, port: config.PORT, hostname: "0.0.0.0" });
-log.info({ port: config.PORT, path: config.WHATSAPP_WEBHOOK_PATH, storage: config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}` }, "svc WhatsApp bot: webhook listening");
+const server = serve({ fetch: runtime.web.fetch, ...listenAddress(config) });
+log.info({ host: config.HOST, port: config.PORT, path: config.WHATSAPP_WEBHOOK_PATH, storage: config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}` }, "svc WhatsApp bot: webhook listening");
 
 const stop = (): void => {
   clearInterval(timer);

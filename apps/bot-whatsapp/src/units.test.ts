@@ -2,7 +2,7 @@ import { code, heading, list, note, text } from "@svc/bot-kernel";
 import { describe, expect, it } from "vitest";
 import { waIdOf } from "./bot.js";
 import { recipientOf } from "./chat-port.js";
-import { parseConfig } from "./config.js";
+import { listenAddress, parseConfig } from "./config.js";
 import { readDelivery } from "./payload.js";
 import { MAX_TEXT, renderText } from "./render.js";
 import { APP_SECRET, messagesDelivery, PHONE_NUMBER_ID, TOKEN, VERIFY_TOKEN } from "./test-harness.js";
@@ -12,6 +12,11 @@ const env = { WHATSAPP_ACCESS_TOKEN: TOKEN, WHATSAPP_APP_SECRET: APP_SECRET, WHA
 describe("config", () => {
   it("takes the four Meta values and defaults the rest", () => {
     expect(parseConfig(env)).toMatchObject({ WHATSAPP_API_VERSION: "v23.0", WHATSAPP_GRAPH_URL: "https://graph.facebook.com", WHATSAPP_WEBHOOK_PATH: "/whatsapp/webhook", PORT: 8082 });
+  });
+
+  it("listens where HOST says, on all interfaces by default (as the API)", () => {
+    expect(listenAddress(parseConfig(env))).toEqual({ hostname: "0.0.0.0", port: 8082 });
+    expect(listenAddress(parseConfig({ ...env, HOST: "127.0.0.1", PORT: "9000" }))).toEqual({ hostname: "127.0.0.1", port: 9000 });
   });
 
   it("names every bad or missing variable", () => {

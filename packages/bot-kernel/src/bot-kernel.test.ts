@@ -161,7 +161,7 @@ describe("BotKernel commands", () => {
     await t.say(admin, "/connect svc_live_nope");
     await t.say(admin, `/connect ${formatApiKey(new Uint8Array(32).fill(9))}`);
     expect(t.chat.texts()[0]).toContain("not a valid API key");
-    expect(t.chat.texts()[1]).toContain("not active");
+    expect(t.chat.texts()[1]).toContain("That key is not active (unknown or revoked). It must be a key from the svc server this bot uses");
   });
 
   it("gates commands by plan where the platform requires one", async () => {

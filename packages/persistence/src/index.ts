@@ -27,6 +27,7 @@ export { TypeOrmSlackInstallations, type SlackInstallationRecord } from "./repos
 export { BOT_TABLES } from "./entities/bot.js";
 export { Coalescer } from "./coalesce.js";
 export { databaseIntel, databaseScreeningDeps } from "./screening-composition.js";
+export { ApiKeyPlanResolver, botDataDirInUseLine, botTier, databasePlanResolver, databaseReportSink, databaseScreening, openBotDataSource, ReportRepositorySink, type ApiKeyPlanResolverOptions } from "./bot-composition.js";
 export { CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, GraphLearner } from "./coalesced.js";
 export { scratchDatabase, type ScratchDatabase } from "./scratch-database.js";
 export { errorForLog } from "./log-errors.js";

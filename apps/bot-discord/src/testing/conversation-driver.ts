@@ -1,4 +1,4 @@
-import { InMemoryScreening, ManualClock, type CommandName, type Dialect } from "@svc/bot-kernel";
+import { InMemoryScreening, ManualClock, type CommandName, type ConversationDriver, type Observed, type Person } from "@svc/bot-kernel";
 import { apiKeyFromSecret } from "@svc/core";
 import { openDataSource } from "@svc/persistence";
 import type { DataSource } from "typeorm";
@@ -7,36 +7,19 @@ import { buildContainer } from "../container.js";
 import { ADMIN, BOT, buildWorld, directMessage, join as joinServer, MEMBER, post as postIn, slash, TOKEN, type SlashOption } from "./discord-world.js";
 import { FakeDiscord, user, type ApiCall, type RawUser } from "./fake-discord.js";
 
-/*
- * The shared conversation contract's driver for Discord. The types below mirror the kernel's
- * `ConversationDriver` (`Person`, `Observed`) so this file drops into the shared suite by
- * importing them from @svc/bot-kernel instead.
- */
-export type Person = { readonly role: "admin" } | { readonly role: "member" } | { readonly role: "raider"; readonly n: number };
-export type Observed =
-  | { readonly kind: "message"; readonly where: "group" | "private" | "elsewhere"; readonly text: string }
-  | { readonly kind: "delete" }
-  | { readonly kind: "ban"; readonly who: Person | null }
-  | { readonly kind: "mute"; readonly who: Person | null }
-  | { readonly kind: "unmute"; readonly who: Person | null };
-export interface DiscordConversationDriver {
-  readonly dialect: Dialect;
-  readonly can: { readonly delete: boolean; readonly ban: boolean; readonly mute: boolean; readonly unmute: boolean };
-  addBotAsAdmin(): Promise<void>;
-  post(from: Person, text: string): Promise<void>;
-  command(from: Person, name: CommandName, args: string): Promise<void>;
-  dm(from: Person, text: string): Promise<void>;
-  join(who: Person): Promise<void>;
-  advance(ms: number): Promise<void>;
-  take(): Promise<readonly Observed[]>;
-  close(): Promise<void>;
-}
+/* The shared conversation contract's driver for Discord (`conversationContract` in @svc/bot-kernel). */
 
 /**
  * One migrated in-memory PGlite per test process, shared by every driver (migrating one takes
  * seconds): each driver starts a fresh server by clearing the Discord bot's own rows.
  */
 let shared: Promise<DataSource> | null = null;
+/** Opens and migrates the shared database ahead of the first conversation (a `beforeAll` with a long timeout). */
+export async function warmDiscordDatabase(): Promise<void> {
+  shared ??= openDataSource({ dataDir: "memory://" });
+  await shared;
+}
+
 async function freshDatabase(): Promise<DataSource> {
   shared ??= openDataSource({ dataDir: "memory://" });
   const ds = await shared;
@@ -93,7 +76,7 @@ function slashFor(name: CommandName, args: string): { name: string; options: Sla
  * embedded PGlite; reads the bot's REST calls back as `Observed`. Each step waits until the bot
  * has gone quiet (no new call for a moment and nothing in its queue).
  */
-export async function discordConversationDriver(screening: InMemoryScreening): Promise<DiscordConversationDriver> {
+export async function discordConversationDriver(screening: InMemoryScreening): Promise<ConversationDriver> {
   const fake = await FakeDiscord.start(BOT);
   buildWorld(fake);
   const clock = new ManualClock("2026-03-02T09:00:00.000Z");

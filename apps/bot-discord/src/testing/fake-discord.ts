@@ -254,7 +254,7 @@ export class FakeDiscord {
       res.writeHead(status, b === undefined ? {} : { "content-type": "application/json" });
       res.end(b === undefined ? undefined : JSON.stringify(b));
     };
-    if (req.headers.authorization !== `Bot ${this.token}` && path !== "/gateway/bot") {
+    if (req.headers.authorization !== `Bot ${this.token}`) {
       // Interaction callbacks and webhooks are authorised by their token, not the bot's.
       if (!path.startsWith("/interactions/") && !path.startsWith("/webhooks/")) return answer(401, { message: "401: Unauthorized", code: 0 });
     }

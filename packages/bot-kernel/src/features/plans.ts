@@ -71,7 +71,10 @@ export function plansFeature(k: KernelServices, p: PlansPorts): FeatureModule {
           return send(text(`That is not a valid API key (they start with svc_live_ and are 47 characters long; a typo breaks the checksum). ${hygiene}`.trim()), text(`Usage: ${commandSyntax(k.dialect, "connect")}`));
         }
         const plan = await p.plans.planForKey(key);
-        if (plan === null) return send(text(`That key is not active (unknown or revoked). ${hygiene}`.trim()));
+        if (plan === null) {
+          // The usual cause: a key made by an svc server whose database this bot does not share.
+          return send(text(`That key is not active (unknown or revoked). It must be a key from the svc server this bot uses (the bot and the API share one database). ${hygiene}`.trim()));
+        }
         await k.save({ ...s, plan: { tier: plan, source: "api_key", keyHash: hashApiKey(key), boundBy: ctx.sender.id, until: null } });
         await k.log(s, { action: `plan bound: ${plan}`, policy: s.policy, chatId: ctx.chatId, user: ctx.sender });
         return send(text(`This chat now uses the ${plan} plan, bound by ${ctx.sender.name}. ${hygiene}`.trim()));

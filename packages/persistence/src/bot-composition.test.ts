@@ -3,8 +3,8 @@ import type { CommunityReport } from "@svc/bot-kernel";
 import { formatApiKey, hashApiKey } from "@svc/core";
 import { InMemoryAccountRepository, InMemoryApiKeyRepository, InMemoryReportRepository } from "@svc/testing";
 import { describe, expect, it } from "vitest";
-import { ApiKeyPlanResolver } from "./plan-resolver.js";
-import { ReportRepositorySink } from "./report-sink.js";
+import { ApiKeyPlanResolver, botDataDirInUseLine, ReportRepositorySink } from "./bot-composition.js";
+import { DataDirInUseError } from "./data-dir-lock.js";
 
 const NOW = new Date("2026-03-02T09:00:00.000Z");
 const newKey = (): string => formatApiKey(randomBytes(32));
@@ -101,5 +101,16 @@ describe("ApiKeyPlanResolver: /connect against the API's keys", () => {
     const spying = { ...t.keys, findByHash: (h: string) => (asked.push(h), t.keys.findByHash(h)) } as typeof t.keys;
     await new ApiKeyPlanResolver(spying, t.accounts).planForKey(key);
     expect(asked).toEqual([hashApiKey(key)]);
+  });
+});
+
+describe("botDataDirInUseLine: a bot started on a data directory another process holds", () => {
+  it("answers one line naming the directory, the holder and DATABASE_URL; null for other errors", () => {
+    const held = new Error("could not open the database", { cause: new DataDirInUseError("/srv/svc/.svc/pgdata", 4242, null) });
+    const line = botDataDirInUseLine("./.svc", held);
+    expect(line).toBe(
+      "svc: the data directory ./.svc is in use by another svc process (pid 4242); stop it, or run the bot on the API's database with DATABASE_URL (or give it its own SVC_DATA_DIR, which knows only the bootstrap key)",
+    );
+    expect(botDataDirInUseLine("./.svc", new Error("disk full"))).toBeNull();
   });
 });
