@@ -40,7 +40,7 @@ describe.sequential("with a database", { timeout: 240_000 }, () => {
     expect(customer.code, customer.stderr).toBe(0);
     customerKey = (JSON.parse(customer.stdout) as { key: string }).key;
 
-    writeFileSync(join(dir, "blocklist.txt"), "# our SOC's list\nevil-login-paypal.com\nEVIL-LOGIN-PAYPAL.COM\nnot a domain\ndrainer-claim.xyz\n");
+    writeFileSync(join(dir, "blocklist.txt"), "# our SOC's list\nevil-login-paypal.com\nEVIL-LOGIN-PAYPAL.COM\nnot a domain\nnorthgate-plumbing.com\n");
     const imported = await svc(["intel", "import", join(dir, "blocklist.txt"), "--format", "plain", "--source", "test-soc", "--label", "phishing", "--data-dir", data]);
     expect(imported.code, imported.stderr).toBe(0);
     expect(imported.stdout).toMatch(/^Imported 2 entries from .*blocklist\.txt \(source test-soc; PGlite at .*\): 2 added, 0 updated, 2 skipped\.$/m);
@@ -170,13 +170,13 @@ describe.sequential("with a database", { timeout: 240_000 }, () => {
     expect(serverErr).toContain("svc: shutting down");
     expect(existsSync(join(data, "pgdata", "svc.lock"))).toBe(false);
 
-    const [migrate, without] = await Promise.all([svc(["migrate", "--data-dir", data]), svc(["check", "drainer-claim.xyz", "--json"])]);
+    const [migrate, without] = await Promise.all([svc(["migrate", "--data-dir", data]), svc(["check", "northgate-plumbing.com", "--json"])]);
     expect(migrate.code, migrate.stderr).toBe(0);
     expect(migrate.stdout).toMatch(/^Database ready: PGlite at .*\n\d+ migration\(s\) applied: \w+/);
 
-    const db = await svc(["check", "drainer-claim.xyz", "--db", "--data-dir", data, "--json"]);
+    const db = await svc(["check", "northgate-plumbing.com", "--db", "--data-dir", data, "--json"]);
     expect(db.code, db.stderr).toBe(0);
-    expect(JSON.parse(db.stdout)).toMatchObject({ risk_level: "critical", entity: { id: "domain:drainer-claim.xyz" } });
+    expect(JSON.parse(db.stdout)).toMatchObject({ risk_level: "critical", entity: { id: "domain:northgate-plumbing.com" } });
     expect(JSON.parse(without.stdout).risk_level).not.toBe("critical");
 
     // On this machine's database the CLI is the operator: reject the report confirmed over HTTP.
