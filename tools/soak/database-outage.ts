@@ -76,6 +76,7 @@ export async function databaseOutage(o: OutageOptions): Promise<OutageResult> {
     }
     await load.stop();
     const apiRestarted = api.child.exitCode !== null;
+    if (apiRestarted) console.log("API OUTPUT:", api.output().slice(-4000));
 
     const good = answers.filter((a) => a.status >= 200 && a.status < 300);
     const proper503 = (a: Answer) => {

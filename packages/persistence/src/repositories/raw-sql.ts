@@ -19,6 +19,8 @@ interface PgClient {
   query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
   query(text: string): Promise<unknown>;
   release(err?: Error | boolean): void;
+  on(event: "error", listener: (err: Error) => void): unknown;
+  removeListener(event: "error", listener: (err: Error) => void): unknown;
 }
 interface PgPool {
   connect(): Promise<PgClient>;
@@ -53,12 +55,23 @@ export function rawSessions(ds: DataSource): () => Promise<RawSession> {
       };
     }
     const c = await p.connect();
+    // A connection that breaks while borrowed (the server restarts between two statements) emits
+    // 'error' on the client, and the pool listens only while it is idle: without a listener of
+    // ours the process would crash. The next statement on it fails, and that caller drops it.
+    let broken: Error | undefined;
+    const onError = (err: Error): void => {
+      broken = err;
+    };
+    c.on("error", onError);
     return {
       query: async <R>(name: string, text: string, values: readonly unknown[]) => (await c.query({ name, text, values: values as unknown[] })).rows as R[],
       exec: async (text) => {
         await c.query(text);
       },
-      release: (err) => c.release(err ?? false),
+      release: (err) => {
+        c.removeListener("error", onError);
+        c.release(err ?? broken ?? false);
+      },
     };
   };
 }
