@@ -1,16 +1,10 @@
 import {
   BotKernel,
+  kernelStores,
+  type KernelStores,
   type Reply,
   type ChatUser,
-  type Clock,
   type CommandContext,
-  type MemberDirectory,
-  type PlanResolver,
-  type ReportSink,
-  type ScreeningPort,
-  type SettingsStore,
-  type StatsStore,
-  type SupportDesk,
 } from "@svc/bot-kernel";
 import {
   ChatInputCommandInteraction,
@@ -48,17 +42,9 @@ export const INTENTS = [
 export const BOT_PERMISSIONS =
   PermissionFlagsBits.ViewChannel | PermissionFlagsBits.SendMessages | PermissionFlagsBits.ReadMessageHistory | PermissionFlagsBits.ManageMessages | PermissionFlagsBits.BanMembers | PermissionFlagsBits.ModerateMembers;
 
-export interface DiscordAppDeps {
+export interface DiscordAppDeps extends KernelStores {
   readonly token: string;
   readonly applicationId: string;
-  readonly clock: Clock;
-  readonly screening: ScreeningPort;
-  readonly settings: SettingsStore;
-  readonly stats: StatsStore;
-  readonly members: MemberDirectory;
-  readonly reports: ReportSink;
-  readonly support: SupportDesk;
-  readonly plans: PlanResolver;
   /** REST root (`https://discord.com/api` by default); tests point it at a local fake. */
   readonly apiRoot?: string;
   readonly onError?: (error: unknown) => void;
@@ -97,14 +83,7 @@ export function createDiscordApp(deps: DiscordAppDeps): DiscordApp {
     platform: PLATFORM,
     dialect: "discord",
     chat,
-    screening: deps.screening,
-    settings: deps.settings,
-    reports: deps.reports,
-    stats: deps.stats,
-    members: deps.members,
-    support: deps.support,
-    plans: deps.plans,
-    clock: deps.clock,
+    ...kernelStores(deps),
     // SPEC: Discord needs the Starter plan or higher, bound with /connect.
     options: { botName: "svc", minimumPlan: "starter", capabilities: { delete: true, ban: true, restrict: true } },
   });

@@ -2,16 +2,10 @@ import { App, LogLevel, type Logger } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import {
   BotKernel,
-  type Clock,
+  kernelStores,
+  type KernelStores,
   type CommandContext,
-  type MemberDirectory,
-  type PlanResolver,
   type Reply,
-  type ReportSink,
-  type ScreeningPort,
-  type SettingsStore,
-  type StatsStore,
-  type SupportDesk,
 } from "@svc/bot-kernel";
 import type { Installations } from "./installations.js";
 import { scanText } from "./message-text.js";
@@ -22,18 +16,10 @@ import { chatIdOf, SlackChatPort } from "./slack-chat-port.js";
 /** The platform name the stores key chats by, and reports and tickets record. */
 export const PLATFORM = "slack";
 
-export interface SlackAppDeps {
+export interface SlackAppDeps extends KernelStores {
   /** One Web API client (its `slackApiUrl` is the configured API root); tokens are passed per call. */
   readonly client: WebClient;
   readonly installations: Installations;
-  readonly clock: Clock;
-  readonly screening: ScreeningPort;
-  readonly settings: SettingsStore;
-  readonly stats: StatsStore;
-  readonly members: MemberDirectory;
-  readonly reports: ReportSink;
-  readonly support: SupportDesk;
-  readonly plans: PlanResolver;
   readonly onError?: (error: unknown) => void;
 }
 
@@ -86,14 +72,8 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
     platform: PLATFORM,
     dialect: "slack",
     chat,
-    screening: deps.screening,
+    ...kernelStores(deps),
     settings: new NotifyOnlySettings(deps.settings, PLATFORM, deps.clock),
-    reports: deps.reports,
-    stats: deps.stats,
-    members: deps.members,
-    support: deps.support,
-    plans: deps.plans,
-    clock: deps.clock,
     // SPEC: Slack needs the Pro plan, and bots there can only warn.
     options: { botName: "svc", minimumPlan: "pro", capabilities: { delete: false, ban: false, restrict: false } },
   });

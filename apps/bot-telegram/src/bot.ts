@@ -1,21 +1,15 @@
 import {
   ADMIN_COMMANDS,
   BotKernel,
+  kernelStores,
+  type KernelStores,
   commandPurpose,
   parseCommand,
   type CommandName,
   type ChatKind,
   type ChatUser,
-  type Clock,
   type CommandContext,
-  type MemberDirectory,
   type PaymentLedger,
-  type PlanResolver,
-  type ReportSink,
-  type ScreeningPort,
-  type SettingsStore,
-  type StatsStore,
-  type SupportDesk,
 } from "@svc/bot-kernel";
 import { Bot, type Context, type Transformer } from "grammy";
 import type { BotCommand, Chat, ChatMember, Message, UserFromGetMe } from "grammy/types";
@@ -44,18 +38,10 @@ export async function registerCommands(api: Bot["api"]): Promise<void> {
 /** Commands in the menus, in this order (no `admin_add`, which is WhatsApp's). */
 const MENU: readonly CommandName[] = ["check", "report", "status", "subscribe", "refund", "support", "start", "protect", "monitor", "unmonitor", "policy", "alerts", "antiraid", "welcome", "learn", "connect", "audit", "verify", "banuser", "blocklist", "allowlist", "setlog", "settings"];
 
-export interface TelegramAppDeps {
+export interface TelegramAppDeps extends KernelStores {
   readonly token: string;
   /** Known bot identity: skips getMe (tests, and faster cold starts). */
   readonly botInfo?: UserFromGetMe;
-  readonly clock: Clock;
-  readonly screening: ScreeningPort;
-  readonly settings: SettingsStore;
-  readonly stats: StatsStore;
-  readonly members: MemberDirectory;
-  readonly reports: ReportSink;
-  readonly support: SupportDesk;
-  readonly plans: PlanResolver;
   readonly ledger: PaymentLedger;
   readonly prices: StarsPrices;
   /** Innermost API transformer: tests replace the network with it. */
@@ -104,14 +90,7 @@ export function createTelegramApp(deps: TelegramAppDeps): TelegramApp {
     platform: PLATFORM,
     dialect: "telegram",
     chat,
-    screening: deps.screening,
-    settings: deps.settings,
-    reports: deps.reports,
-    stats: deps.stats,
-    members: deps.members,
-    support: deps.support,
-    plans: deps.plans,
-    clock: deps.clock,
+    ...kernelStores(deps),
     options: { botName: "svc", capabilities: { delete: true, ban: true, restrict: true } },
   });
   const stars = new Stars({ api: bot.api, kernel, ledger: deps.ledger, clock: deps.clock, prices: deps.prices });

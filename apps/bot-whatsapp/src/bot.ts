@@ -1,5 +1,7 @@
 import {
   BotKernel,
+  kernelStores,
+  type KernelStores,
   effectivePlan,
   planAtLeast,
   text,
@@ -8,16 +10,8 @@ import {
   note,
   type Block,
   type ChatUser,
-  type Clock,
   type CommandContext,
-  type MemberDirectory,
   type ParseResult,
-  type PlanResolver,
-  type ReportSink,
-  type ScreeningPort,
-  type SettingsStore,
-  type StatsStore,
-  type SupportDesk,
 } from "@svc/bot-kernel";
 import { isWellFormedApiKey } from "@svc/core";
 import type { Logger } from "pino";
@@ -36,19 +30,11 @@ export interface SeenEvents {
   prune(before: Date): Promise<number>;
 }
 
-export interface WhatsAppAppDeps {
+export interface WhatsAppAppDeps extends KernelStores {
   readonly phoneNumberId: string;
   readonly sender: WhatsAppSender;
   readonly admins: GroupAdmins;
   readonly seen: SeenEvents;
-  readonly clock: Clock;
-  readonly screening: ScreeningPort;
-  readonly settings: SettingsStore;
-  readonly stats: StatsStore;
-  readonly members: MemberDirectory;
-  readonly reports: ReportSink;
-  readonly support: SupportDesk;
-  readonly plans: PlanResolver;
   readonly log: Logger;
 }
 
@@ -107,14 +93,7 @@ export function createWhatsAppApp(deps: WhatsAppAppDeps): WhatsAppApp {
     platform: PLATFORM,
     dialect: "whatsapp",
     chat,
-    screening: deps.screening,
-    settings: deps.settings,
-    reports: deps.reports,
-    stats: deps.stats,
-    members: deps.members,
-    support: deps.support,
-    plans: deps.plans,
-    clock: deps.clock,
+    ...kernelStores(deps),
     options: { botName: "svc", capabilities: { delete: false, ban: false, restrict: false }, minimumPlan: MINIMUM_PLAN },
   });
   const statuses: StatusCounts = { sent: 0, delivered: 0, read: 0, failed: 0, other: 0 };

@@ -35,6 +35,14 @@ export interface KernelDeps {
   readonly options?: KernelOptions;
 }
 
+/** What every platform hands the kernel besides its own chat port: stores, screening, clock. */
+export type KernelStores = Omit<KernelDeps, "platform" | "dialect" | "chat" | "options">;
+
+/** The kernel's stores out of a platform's wider dependencies (nothing else is passed on). */
+export function kernelStores(d: KernelStores): KernelStores {
+  return { screening: d.screening, settings: d.settings, reports: d.reports, stats: d.stats, members: d.members, support: d.support, plans: d.plans, clock: d.clock };
+}
+
 /** Builds one feature module from the shared services and the kernel's ports. */
 export type FeatureFactory = (k: KernelServices, deps: KernelDeps & { readonly queueDepth: () => number }) => FeatureModule;
 
