@@ -13,7 +13,7 @@ import { ROOT } from "../bench/async/support.js";
 import { line, request, SOAK_AUDIT_KEY, startApi, stopApi, sleep } from "./support.js";
 
 export interface DiskFullOptions {
-  /** tmpfs size (MB); a fresh data directory takes ~40 MB. */
+  /** tmpfs size (MB); a fresh data directory takes ~40 MB and the server keeps 64 MB in reserve (SVC_DATA_DIR_MIN_FREE_MB). */
   readonly sizeMb?: number;
   readonly quiet?: boolean;
 }
@@ -33,7 +33,7 @@ export async function diskFull(o: DiskFullOptions): Promise<DiskFullResult> {
   const mnt = mkdtempSync(join(tmpdir(), "svc-soak-disk-"));
   const dataDir = join(mnt, "svc");
   const env = { SVC_AUDIT_KEY: SOAK_AUDIT_KEY };
-  execFileSync("mount", ["-t", "tmpfs", "-o", `size=${o.sizeMb ?? 48}m`, "tmpfs", mnt]);
+  execFileSync("mount", ["-t", "tmpfs", "-o", `size=${o.sizeMb ?? 128}m`, "tmpfs", mnt]);
   try {
     let api = await startApi({ dataDir }, env);
     let stored = 0;

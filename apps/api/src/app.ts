@@ -73,6 +73,21 @@ export function createApp(s: ApiServices): OpenAPIHono {
   });
 
   app.use("*", routeGuard(app));
+  // Embedded mode with its disk nearly full: refuse writes with a clear answer instead of letting
+  // the database block on them; reads go on (decision 0046).
+  if (s.diskSpace) {
+    const disk = s.diskSpace;
+    app.use("*", async (c, next) => {
+      if (c.req.method === "GET" || c.req.method === "HEAD" || c.req.method === "OPTIONS") return next();
+      const short = disk.shortage();
+      if (!short) return next();
+      return problemResponse(c, {
+        status: 507, code: "storage.full", title: "Storage full",
+        detail: `The server's data directory has ${Math.floor(short.freeBytes / 1048576)} MB free, under the ${Math.floor(disk.minFreeBytes / 1048576)} MB it keeps in reserve; it accepts no writes until space is freed. Reads still work.`,
+        retryable: true, headers: { "retry-after": "60" },
+      });
+    });
+  }
   app.get("/healthz", (c) => c.json({ status: "ok" }));
   app.get("/readyz", async (c) => ((await s.ready().catch(() => false)) ? c.json({ status: "ready" }) : problemResponse(c, { status: 503, code: "not_ready", title: "Not ready", detail: "The database is not answering." })));
   app.get("/v1/openapi.json", (c) => c.json(withBearerAlternative(app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "svc API", version: "1.0.0", description: "Entity risk screening. Results are automated risk indicators for information only." } }))));

@@ -8,6 +8,8 @@ const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default("0.0.0.0"),
   SVC_DATA_DIR: z.string().min(1).default("./.svc"),
+  /** Embedded mode: writes are refused (507 storage.full) while the data directory's disk has less free (MB; 0: never). */
+  SVC_DATA_DIR_MIN_FREE_MB: z.coerce.number().int().min(0).max(1_000_000).default(64),
   DATABASE_URL: z.string().regex(/^postgres(?:ql)?:\/\//, "must be a postgres:// URL").optional(),
   SVC_BOOTSTRAP_KEY: z.string().min(32, "must be at least 32 characters").optional(),
   SVC_WEBHOOK_ALLOWED_CIDRS: z.string().default(""),

@@ -7,7 +7,7 @@ import {
 } from "@svc/core";
 import {
   CoalescedRateLimiter, CoalescedUsage, databaseIntel, databaseScreeningDeps, FeedSync, GraphLearner,
-  buildReputationProviders, openDataSource, TypeOrmAccountRepository, TypeOrmApiKeyRepository, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIdempotencyStore,
+  buildReputationProviders, diskSpaceGuard, openDataSource, TypeOrmAccountRepository, TypeOrmApiKeyRepository, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIdempotencyStore,
   TypeOrmAccountDeletions, TypeOrmBillingStore, TypeOrmCheckReviews, TypeOrmRateLimiter, TypeOrmWebAccountStore, TypeOrmReportRepository,
   TypeOrmServerSecrets, TypeOrmUsageCounter, type ResilientProvider,
 } from "@svc/persistence";
@@ -160,6 +160,13 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
       plans: config.SVC_PLANS,
       ready: async () => (await dataSource.query("SELECT 1 AS ok")).length === 1,
       bodyLimitBytes: config.SVC_BODY_LIMIT_BYTES,
+      ...(dataDir !== undefined && dataDir !== "memory://" && config.SVC_DATA_DIR_MIN_FREE_MB > 0
+        ? { diskSpace: diskSpaceGuard(dataDir, config.SVC_DATA_DIR_MIN_FREE_MB * 1024 * 1024, {
+          onChange: (short, free) => short
+            ? logger.error({ data_dir: dataDir, free_mb: Math.floor(free / 1048576), min_free_mb: config.SVC_DATA_DIR_MIN_FREE_MB }, "data directory nearly full: writes refused until space is freed")
+            : logger.info({ data_dir: dataDir, free_mb: Math.floor(free / 1048576) }, "data directory has room again: writes accepted"),
+        }) }
+        : {}),
       background: new BackgroundTasks(),
       graphLearner: new GraphLearner(new TypeOrmGraphRepository(dataSource)),
       async: c.get(T.Async),

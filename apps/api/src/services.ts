@@ -4,7 +4,7 @@ import type {
 } from "@svc/core";
 import type { AsyncJobStore, WebhookSecretStore, WebhookUrlGuard } from "@svc/core";
 import type { Logger } from "pino";
-import type { TypeOrmAccountDeletions, TypeOrmCheckReviews } from "@svc/persistence";
+import type { DiskSpace, TypeOrmAccountDeletions, TypeOrmCheckReviews } from "@svc/persistence";
 import type { StripeBilling } from "./billing/stripe-billing.js";
 import type { PlanCatalog } from "./plans.js";
 import type { WebServices } from "./web/session.js";
@@ -30,6 +30,8 @@ export interface ApiServices {
   /** True when the database answers. */
   readonly ready: () => Promise<boolean>;
   readonly bodyLimitBytes: number;
+  /** Embedded mode: free space on the data directory; writes are refused while it is short. */
+  readonly diskSpace?: DiskSpace;
   /** Work done after the response (graph learning); drained on shutdown and by tests. */
   readonly background: BackgroundTasks;
   /** Writes what checks teach the graph, grouped across concurrent checks. */

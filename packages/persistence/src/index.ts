@@ -1,6 +1,7 @@
 export { CONNECT_TIMEOUT_MS, createDataSource, openDataSource, type DataSourceConfig } from "./data-source.js";
 export { isDatabaseUnavailable } from "./unavailable.js";
 export { DataDirInUseError, dataDirInUseCause, heldDataDirLock, lockDataDir, LOCK_FILE, type DataDirLock } from "./data-dir-lock.js";
+export { diskSpaceGuard, type DiskSpace, type DiskSpaceOptions } from "./disk-space.js";
 export { pgliteDriver, PglitePool, PgliteSession, type PgLikeResult } from "./pglite-driver.js";
 export { ENTITIES } from "./entities/index.js";
 export { MIGRATIONS } from "./migrations/index.js";
