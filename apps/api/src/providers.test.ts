@@ -1,6 +1,9 @@
 import dgram from "node:dgram";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { VerdictSchema } from "@svc/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "./config.js";
@@ -12,6 +15,12 @@ const DAY_MS = 86_400_000;
 const SB_KEY = "sb-key-of-the-provider";
 const ABUSE_KEY = "abuseipdb-key-of-the-provider";
 const URLHAUS_KEY = "urlhaus-key-of-the-provider";
+const CHAINABUSE_KEY = "chainabuse-key-of-the-provider";
+const EXPLORER_KEY = "explorer-key-of-the-provider";
+const IPQS_KEY = "ipqs-key-of-the-provider";
+const REPORTED_WALLET = "0x52908400098527886e0f7030069857d2e4169ee7";
+const FRESH_WALLET = "0x8617e340b3d01fa5f11f306f4090fd50e238070d";
+const TOR_EXIT_LIST = "ExitNode 0011BD2485AD45D984EC4159C88FC066E5E3300E\nPublished 2026-11-25 21:31:49\nLastStatus 2026-11-26 01:00:00\nExitAddress 198.51.100.23 2026-11-26 01:06:27\n";
 
 interface Seen { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }
 
@@ -49,6 +58,23 @@ function fakeProviders(): { server: http.Server; seen: Seen[] } {
         const ip = url.searchParams.get("ipAddress");
         return json(200, { data: { ipAddress: ip, isPublic: true, ipVersion: 4, isWhitelisted: false, abuseConfidenceScore: ip === "203.0.113.9" ? 100 : 0, countryCode: "NL", usageType: "Data Center/Web Hosting/Transit", isp: "Example", domain: "example.net", hostnames: [], isTor: false, totalReports: ip === "203.0.113.9" ? 412 : 0, numDistinctUsers: 57, lastReportedAt: "2026-11-25T10:00:00+00:00" } });
       }
+      // Chainabuse: GET /v0/reports?address=, HTTP Basic
+      if (url.pathname === "/chainabuse/v0/reports") {
+        const address = url.searchParams.get("address");
+        if (address === REPORTED_WALLET) return json(200, { reports: [{ id: "r1", scamCategory: "PHISHING", createdAt: "2026-11-20T10:00:00.000Z", checked: true, trusted: true }, { id: "r2", scamCategory: "PHISHING", createdAt: "2026-11-21T10:00:00.000Z", checked: false, trusted: false }], count: 2 });
+        return json(200, { reports: [], count: 0 });
+      }
+      // Etherscan-compatible account API
+      if (url.pathname === "/explorer/api") {
+        const address = url.searchParams.get("address");
+        const daysAgo = address === FRESH_WALLET ? 2 : address === REPORTED_WALLET ? 700 : null;
+        if (daysAgo === null) return json(200, { status: "0", message: "No transactions found", result: [] });
+        return json(200, { status: "1", message: "OK", result: [{ blockNumber: "21000000", timeStamp: String(Math.floor((Date.now() - daysAgo * DAY_MS) / 1000)), hash: "0xfeed", from: address, to: address }] });
+      }
+      if (url.pathname.startsWith("/ipqs/api/json/phone/")) {
+        return json(200, { success: true, message: "Success.", valid: true, fraud_score: 95, recent_abuse: true, VOIP: true, prepaid: false, risky: true, active: true, carrier: "Example VoIP", line_type: "VOIP", country: "US", region: "N/A", request_id: "x" });
+      }
+      if (url.pathname === "/tor/exit-addresses") return void res.writeHead(200, { "content-type": "text/plain" }).end(TOR_EXIT_LIST);
       res.writeHead(404).end();
     });
   });
@@ -72,7 +98,12 @@ let hangingBase = "";
 /** A UDP port that takes DNS queries and never answers. */
 let silentDns: dgram.Socket;
 let silentDnsAddr = "";
+/** A fed iptoasn table and hosting list (ip-asn). */
+let dataDir = "";
 beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "svc-ip-data-"));
+  writeFileSync(join(dataDir, "ip2asn-v4.tsv"), "198.51.100.0\t198.51.100.255\t64500\tNL\tEXAMPLE-HOSTING\n203.0.113.0\t203.0.113.255\t64501\tDE\tEXAMPLE-ACCESS\n");
+  writeFileSync(join(dataDir, "hosting-asns.txt"), "AS64500 Example Hosting\n");
   fake = fakeProviders();
   base = await listen(fake.server);
   hanging = http.createServer(() => undefined);
@@ -85,6 +116,7 @@ afterAll(async () => {
   await shut(fake.server);
   await shut(hanging);
   silentDns.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 const screenOn = (api: TestApi, key: string) => async (value: string) => {
@@ -175,17 +207,77 @@ describe.each(engines)("outside reputation providers through the API on %s", (en
   });
 });
 
+describe.each(engines)("wallet, phone and IP providers through the API on %s", (engine) => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await startTestApi(engine, {
+      SVC_PROVIDERS: "tor-exits,ip-asn,chainabuse,explorer,ipqualityscore",
+      SVC_TOR_EXITS_URL: `${base}/tor/exit-addresses`,
+      SVC_IP_ASN_FILE: join(dataDir, "ip2asn-v4.tsv"), SVC_HOSTING_ASN_FILE: join(dataDir, "hosting-asns.txt"),
+      SVC_CHAINABUSE_KEY: CHAINABUSE_KEY, SVC_CHAINABUSE_URL: `${base}/chainabuse/v0`,
+      SVC_EXPLORER_URL: `${base}/explorer/api?chainid=1`, SVC_EXPLORER_KEY: EXPLORER_KEY,
+      SVC_IPQS_KEY: IPQS_KEY, SVC_IPQS_URL: `${base}/ipqs`,
+    });
+  }, 120_000);
+  afterAll(async () => api?.close());
+
+  it("reported and fresh wallets, a risky phone, a Tor exit on a hosting network raise verdicts; requests carry only the entity", async () => {
+    const me = await api.account("pro");
+    const other = await api.account("pro");
+    await screenOn(api, other.key)("0x0000000000000000000000000000000000000bad");
+    const from = fake.seen.length;
+    const screen = screenOn(api, me.key);
+    const reported = await screen(REPORTED_WALLET);
+    expect(reported.signals.find((s) => s.code === "reputation.wallet_reports")).toMatchObject({ source: { name: "chainabuse" }, evidence: { reports: 2, categories: "phishing", vetted: 1 } });
+    expect(["high", "critical"]).toContain(reported.risk_level);
+    expect(reported.signals.map((s) => s.code)).not.toContain("reputation.wallet_new");
+    const fresh = await screen(FRESH_WALLET);
+    expect(fresh.signals.find((s) => s.code === "reputation.wallet_new")).toMatchObject({ source: { name: "explorer" }, evidence: { age_days: 2 } });
+    expect(fresh.risk_score).toBeGreaterThan(0);
+    const phone = await screen("+1 415 555 2671");
+    expect(phone.signals.map((s) => s.code)).toEqual(expect.arrayContaining(["reputation.phone_risky", "reputation.phone_voip"]));
+    expect(["high", "critical"]).toContain(phone.risk_level);
+    const ip = await screen("198.51.100.23");
+    expect(ip.signals.map((s) => s.code)).toEqual(expect.arrayContaining(["reputation.ip_tor_exit", "reputation.ip_hosting"]));
+    expect(ip.coverage.unavailable).toEqual([]);
+    for (const v of [reported, fresh, phone, ip]) expect(v.coverage.evaluated).toContain("reputation");
+
+    const requests = fake.seen.slice(from);
+    // Chainabuse and the explorer per wallet, IPQS for the phone, the Tor list once (or not at all if already held).
+    expect(requests.filter((r) => !r.url.startsWith("/tor/")).length).toBe(5);
+    for (const r of requests) {
+      const all = `${r.method} ${decodeURIComponent(r.url)} ${JSON.stringify(r.headers)} ${r.body}`;
+      for (const secret of [me.key, me.accountId, other.key, other.accountId, "0000000bad"]) expect(all).not.toContain(secret);
+      expect(Object.keys(r.headers).filter((h) => h.startsWith("x-"))).toEqual([]);
+      const path = new URL(r.url, "http://x").pathname;
+      if (path.startsWith("/tor/")) {
+        expect(r.url).toBe("/tor/exit-addresses"); // the list is fetched whole: no entity leaves
+        continue;
+      }
+      expect([REPORTED_WALLET, FRESH_WALLET, "14155552671"].some((e) => all.includes(e))).toBe(true);
+      const basic = (k: string): string => Buffer.from(`${k}:${k}`).toString("base64");
+      if (!path.startsWith("/chainabuse/")) expect(all).not.toContain(basic(CHAINABUSE_KEY));
+      if (!path.startsWith("/explorer/")) expect(all).not.toContain(EXPLORER_KEY);
+      if (!path.startsWith("/ipqs/")) expect(all).not.toContain(IPQS_KEY);
+    }
+  });
+});
+
 describe("with every provider down", () => {
   let api: TestApi;
   let key = "";
   beforeAll(async () => {
     api = await startTestApi("pglite", {
-      SVC_PROVIDERS: "rdap,dns,safe-browsing,urlhaus,abuseipdb",
+      SVC_PROVIDERS: "rdap,dns,safe-browsing,urlhaus,abuseipdb,tor-exits,chainabuse,explorer,ipqualityscore",
       SVC_RDAP_URL: `${hangingBase}/rdap/`,
       SVC_DNS_SERVERS: silentDnsAddr,
       SVC_SAFE_BROWSING_KEY: SB_KEY, SVC_SAFE_BROWSING_URL: hangingBase,
       SVC_URLHAUS_KEY: URLHAUS_KEY, SVC_URLHAUS_URL: "http://127.0.0.1:1",
       SVC_ABUSEIPDB_KEY: ABUSE_KEY, SVC_ABUSEIPDB_URL: hangingBase,
+      SVC_TOR_EXITS_URL: `${hangingBase}/exit-addresses`,
+      SVC_CHAINABUSE_KEY: CHAINABUSE_KEY, SVC_CHAINABUSE_URL: hangingBase,
+      SVC_EXPLORER_URL: `${hangingBase}/api`,
+      SVC_IPQS_KEY: IPQS_KEY, SVC_IPQS_URL: "http://127.0.0.1:1",
       SVC_SOURCE_TIMEOUT_MS: "300",
     });
     ({ key } = await api.account("pro"));
@@ -195,14 +287,16 @@ describe("with every provider down", () => {
   it("verdicts come back within the deadline, naming every provider in coverage.unavailable, never read as clean", async () => {
     const screen = screenOn(api, key);
     const started = performance.now();
-    const [domain, email, ip] = await Promise.all([screen("fresh-harbor.com"), screen("someone@fresh-harbor.com"), screen("203.0.113.9")]);
+    const [domain, email, ip, wallet, phone] = await Promise.all([screen("fresh-harbor.com"), screen("someone@fresh-harbor.com"), screen("203.0.113.9"), screen(FRESH_WALLET), screen("+1 415 555 2671")]);
     const ms = performance.now() - started;
     // The deadline is 300 ms (its sweep may fire up to 20 ms late); the rest is the check itself.
     expect(ms).toBeLessThan(1_000);
     expect(domain.coverage.unavailable.map((u) => u.source).sort()).toEqual(["dns", "rdap", "safe-browsing", "urlhaus"]);
     expect(email.coverage.unavailable.map((u) => u.source).sort()).toEqual(["dns", "rdap"]);
-    expect(ip.coverage.unavailable.map((u) => u.source)).toEqual(["abuseipdb"]);
-    for (const v of [domain, email, ip]) {
+    expect(ip.coverage.unavailable.map((u) => u.source).sort()).toEqual(["abuseipdb", "tor-exits"]);
+    expect(wallet.coverage.unavailable.map((u) => u.source).sort()).toEqual(["chainabuse", "explorer"]);
+    expect(phone.coverage.unavailable.map((u) => u.source)).toEqual(["ipqualityscore"]);
+    for (const v of [domain, email, ip, wallet, phone]) {
       expect(v.signals.filter((s) => s.code === "coverage.source_unavailable").length).toBe(v.coverage.unavailable.length);
       expect(v.coverage.evaluated).not.toContain("reputation");
       expect(v.confidence).toBe("low");

@@ -5,6 +5,7 @@ export { normalizeText, type Normalized } from "./entities/normalize.js";
 export { hostOf, hostAndParents } from "./entities/host.js";
 export { shareableEntityId } from "./entities/shareable.js";
 export { sameAccountAddresses, ss58Encode } from "./entities/wallet.js";
+export { countryCallingCodeOf } from "./entities/phone.js";
 export * from "./detection/types.js";
 export { RULESET, severityFor, type Rule, type Ruleset } from "./detection/ruleset.js";
 export { scoreFindings, riskLevelFor, actionFor, type Score, type ScoreContext } from "./detection/scoring.js";

@@ -2,7 +2,7 @@ import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { systemClock } from "@svc/core";
-import { buildReputationProviders, fetchRdapBootstrap, IANA_RDAP_DNS_URL, MemoryProviderCache, PROVIDER_KEYS, PROVIDER_NAMES } from "@svc/persistence";
+import { buildReputationProviders, fetchRdapBootstrap, IANA_RDAP_DNS_URL, MemoryProviderCache, PROVIDER_NAMES, providerKeyVariable } from "@svc/persistence";
 import { providerSettings } from "../api-root.js";
 import { CliError, EXIT } from "../exit.js";
 import { write } from "../io.js";
@@ -10,18 +10,16 @@ import { localConfig } from "../local.js";
 import { addDataDirOption } from "./api-access.js";
 import { examples, type Context } from "./shared.js";
 
-const KEY_VARS: Readonly<Record<string, string>> = { safeBrowsingKey: "SVC_SAFE_BROWSING_KEY", urlhausKey: "SVC_URLHAUS_KEY", abuseIpdbKey: "SVC_ABUSEIPDB_KEY" };
-
 export function providersCommand(program: Command, ctx: Context): void {
   const providers = program
     .command("providers")
-    .summary("outside reputation providers (RDAP, DNS, Safe Browsing, URLhaus, AbuseIPDB)")
+    .summary("outside reputation providers (RDAP, DNS, Safe Browsing, URLhaus, AbuseIPDB, Tor exits, AS numbers, Chainabuse, a chain explorer, IPQualityScore)")
     .description("Outside reputation providers consulted by every check of the types they cover; none unless SVC_PROVIDERS lists them (docs/providers.md).");
 
   addDataDirOption(
     providers
       .command("test")
-      .description("Say which providers are configured, and ask each configured one a harmless question (example.com, 127.0.0.1) to show it is reachable with this configuration. Exits 3 when a configured provider is unreachable.")
+      .description("Say which providers are configured, and ask each configured one a harmless question (example.com, 127.0.0.1, the zero address, a test number) or load its data to show it is reachable with this configuration. Exits 3 when a configured provider is unreachable.")
       .option("--timeout <ms>", "per provider", "5000")
       .option("--json", "print the results as JSON"),
   )
@@ -32,12 +30,17 @@ export function providersCommand(program: Command, ctx: Context): void {
       if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 60_000) throw new CliError(`--timeout must be a whole number of milliseconds from 100 to 60000, not "${o.timeout}".`, EXIT.usage);
       const config = localConfig(io, o);
       const settings = providerSettings(config);
-      const built = buildReputationProviders(settings, { clock: systemClock, cache: new MemoryProviderCache() });
+      let built: ReturnType<typeof buildReputationProviders>;
+      try {
+        built = buildReputationProviders(settings, { clock: systemClock, cache: new MemoryProviderCache() });
+      } catch (e) {
+        throw new CliError(`A provider's data could not be loaded: ${(e as Error).message}`, EXIT.usage, "See docs/providers.md for the file formats.");
+      }
       const rows = await Promise.all(PROVIDER_NAMES.map(async (name) => {
         const p = built.find((b) => b.name === name);
         if (!p) {
-          const key = PROVIDER_KEYS[name];
-          return { provider: name, configured: false, reachable: null as boolean | null, detail: `not enabled (add it to SVC_PROVIDERS${key ? ` and set ${KEY_VARS[key]}` : ""})` };
+          const variable = providerKeyVariable(name);
+          return { provider: name, configured: false, reachable: null as boolean | null, detail: `not enabled (add it to SVC_PROVIDERS${variable ? ` and set ${variable}` : ""})` };
         }
         try {
           return { provider: name, configured: true, reachable: true as boolean | null, detail: await p.probe(timeoutMs) };

@@ -39,7 +39,7 @@ export interface Ruleset {
 }
 
 export const RULESET: Ruleset = {
-  version: "2026.11.5",
+  version: "2026.11.6",
   thresholds: { review: 30, block: 85 },
   withinFamilyDamping: 0.5,
   allowlistedCeiling: 10,
@@ -105,6 +105,8 @@ export const RULESET: Ruleset = {
     "phone.premium_rate": { points: 55, category: "phone" },
     "phone.shared_cost": { points: 30, category: "phone" },
     "phone.voip": { points: 20, category: "phone" },
+    "phone.personal_number": { points: 30, category: "phone" },
+    "phone.toll_free": { points: 0, category: "phone", severity: "info" },
     // social accounts
     "social.official_handle": { points: 0, category: "social", severity: "info" },
     "social.handle_lookalike": { points: 70, category: "social" },
@@ -124,6 +126,19 @@ export const RULESET: Ruleset = {
     "reputation.url_listed": { points: 90, category: "reputation" },
     "reputation.ip_abuse_reports": { points: 80, category: "reputation" },
     "reputation.ip_tor_exit": { points: 20, category: "reputation" },
+    "reputation.ip_asn": { points: 0, category: "reputation", severity: "info" },
+    "reputation.ip_hosting": { points: 20, category: "reputation" },
+    // wallets: reports weigh by how vetted they are; a new address adds a little, an old one nothing
+    "reputation.wallet_reports": { points: 75, category: "reputation" },
+    "reputation.wallet_first_seen": { points: 0, category: "reputation", severity: "info" },
+    "reputation.wallet_new": { points: 25, category: "reputation" },
+    "reputation.wallet_no_transactions": { points: 10, category: "reputation" },
+    // phones (an outside validation service)
+    "reputation.phone_line": { points: 0, category: "reputation", severity: "info" },
+    "reputation.phone_risky": { points: 75, category: "reputation" },
+    "reputation.phone_voip": { points: 20, category: "reputation" },
+    "reputation.phone_inactive": { points: 30, category: "reputation" },
+    "reputation.phone_region_mismatch": { points: 25, category: "reputation" },
     // coverage notes
     "coverage.nothing_known": { points: 0, category: "coverage", severity: "info" },
     "coverage.source_unavailable": { points: 0, category: "coverage", severity: "info" },

@@ -1,4 +1,4 @@
-import { parsePhoneNumberFromString } from "libphonenumber-js/max";
+import { getCountryCallingCode, isSupportedCountry, parsePhoneNumberFromString } from "libphonenumber-js/max";
 import { entityError, parsed, type TypedParse } from "./types.js";
 
 /** Characters people put between digits of a phone number. */
@@ -48,4 +48,10 @@ export function parsePhone(raw: string): TypedParse {
     number_type: valid ? (number.getType()?.toLowerCase() ?? null) : null,
     valid,
   });
+}
+
+/** The calling code of a country (ISO 3166 alpha-2) in libphonenumber's metadata: "GB" and "GG" → "44". */
+export function countryCallingCodeOf(country: string): string | null {
+  const c = country.toUpperCase();
+  return isSupportedCountry(c) ? getCountryCallingCode(c) : null;
 }

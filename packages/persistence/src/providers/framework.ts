@@ -20,6 +20,11 @@ export interface ProviderIo {
 export interface ProviderAdapter {
   readonly name: string;
   readonly types: readonly string[];
+  /**
+   * Answers from data this process holds (a downloaded list, a fed file), not a call per entity:
+   * no per-entity cache and no rate limit (there is no call to save); the breaker still applies.
+   */
+  readonly local?: boolean;
   /** Findings (none = nothing known: a negative answer, cached as such). Throws ProviderError on failure. */
   lookup(query: ProviderQuery, io: ProviderIo): Promise<readonly Finding[]>;
   /** A cheap request that shows the service is reachable with our configuration (`svc providers test`). */
@@ -42,6 +47,17 @@ export class ProviderError extends Error {
  * JSON is malformed. 404 is given to the caller (`null`) since for several services it means "not known".
  */
 export async function fetchJson(io: ProviderIo, provider: string, url: string, init: RequestInit = {}): Promise<unknown> {
+  const text = await fetchText(io, provider, url, init);
+  if (text === null) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new ProviderError("malformed", `${provider} answered something that is not JSON`, false);
+  }
+}
+
+/** As fetchJson, for a body that is text (a list); `null` on 404. */
+export async function fetchText(io: ProviderIo, provider: string, url: string, init: RequestInit = {}): Promise<string | null> {
   let res: Response;
   try {
     res = await io.fetch(url, { ...init, signal: io.signal, redirect: "error" });
@@ -62,16 +78,10 @@ export async function fetchJson(io: ProviderIo, provider: string, url: string, i
     await res.body?.cancel().catch(() => undefined);
     throw new ProviderError("http_status", `${provider} answered HTTP ${res.status}`, res.status >= 500);
   }
-  let text: string;
   try {
-    text = await res.text();
+    return await res.text();
   } catch {
     throw new ProviderError(io.signal.aborted ? "timeout" : "unreachable", `${provider} answer was cut off`, true);
-  }
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw new ProviderError("malformed", `${provider} answered something that is not JSON`, false);
   }
 }
 
@@ -219,6 +229,7 @@ export class ResilientProvider implements ReputationProvider {
   }
 
   check(entityType: string, value: string, signal: AbortSignal): Promise<readonly Finding[]> {
+    if (this.adapter.local === true) return this.fromLocal({ type: entityType, value }, signal);
     const key = `${entityType}:${value}`;
     const cached = this.cache.get(this.name, key, this.clock.now());
     // The hit path stays synchronous up to here: no query, no timer.
@@ -240,6 +251,19 @@ export class ResilientProvider implements ReputationProvider {
     const io = { signal, fetch: this.fetchImpl };
     if (this.adapter.probe) return this.adapter.probe(io);
     return "configured (no probe)";
+  }
+
+  /** A local adapter: no cache, no rate limit, no retries (nothing remote to retry); failures still count for the breaker. */
+  private async fromLocal(query: ProviderQuery, signal: AbortSignal): Promise<readonly Finding[]> {
+    if (this.openUntil > monotonic()) throw new ProviderError("circuit_open", `${this.name} is paused after ${this.failures} failures in a row`, false);
+    try {
+      const findings = await this.adapter.lookup(query, { signal, fetch: this.fetchImpl });
+      this.failures = 0;
+      return findings;
+    } catch (e) {
+      this.recordFailure();
+      throw e instanceof ProviderError ? e : new ProviderError(signal.aborted ? "timeout" : "malformed", `${this.name}: ${(e as Error).message}`, false);
+    }
   }
 
   private async fetchFresh(query: ProviderQuery, key: string, signal: AbortSignal): Promise<readonly Finding[]> {

@@ -1,6 +1,10 @@
+import { existsSync } from "node:fs";
 import { PROVIDER_KEYS, PROVIDER_NAMES, type ProviderName, type ProviderSettings } from "./index.js";
 
-const KEY_VARS: Readonly<Record<string, string>> = { safeBrowsingKey: "SVC_SAFE_BROWSING_KEY", urlhausKey: "SVC_URLHAUS_KEY", abuseIpdbKey: "SVC_ABUSEIPDB_KEY" };
+const KEY_VARS: Readonly<Record<string, string>> = {
+  safeBrowsingKey: "SVC_SAFE_BROWSING_KEY", urlhausKey: "SVC_URLHAUS_KEY", abuseIpdbKey: "SVC_ABUSEIPDB_KEY",
+  ipAsnFile: "SVC_IP_ASN_FILE", chainabuseKey: "SVC_CHAINABUSE_KEY", explorerUrl: "SVC_EXPLORER_URL", ipqsKey: "SVC_IPQS_KEY",
+};
 
 /** The environment variable holding a provider's key, if it needs one. */
 export function providerKeyVariable(name: ProviderName): string | null {
@@ -38,6 +42,10 @@ export function providerSettingsFromEnv(env: Readonly<Record<string, string | un
     const variable = providerKeyVariable(p);
     if (variable !== null && get(variable) === undefined) problems.push(`  ${variable}: required when SVC_PROVIDERS lists ${p}`);
   }
+  for (const name of ["SVC_IP_ASN_FILE", "SVC_HOSTING_ASN_FILE"]) {
+    const path = get(name);
+    if (path !== undefined && enabled.includes("ip-asn") && !existsSync(path)) problems.push(`  ${name}: no such file (${path})`);
+  }
   const settings: ProviderSettings = {
     enabled,
     rdapUrl: url("SVC_RDAP_URL"),
@@ -49,6 +57,15 @@ export function providerSettingsFromEnv(env: Readonly<Record<string, string | un
     urlhausUrl: url("SVC_URLHAUS_URL"),
     abuseIpdbKey: get("SVC_ABUSEIPDB_KEY"),
     abuseIpdbUrl: url("SVC_ABUSEIPDB_URL"),
+    torExitsUrl: url("SVC_TOR_EXITS_URL"),
+    ipAsnFile: get("SVC_IP_ASN_FILE"),
+    hostingAsnFile: get("SVC_HOSTING_ASN_FILE"),
+    chainabuseKey: get("SVC_CHAINABUSE_KEY"),
+    chainabuseUrl: url("SVC_CHAINABUSE_URL"),
+    explorerUrl: url("SVC_EXPLORER_URL"),
+    explorerKey: get("SVC_EXPLORER_KEY"),
+    ipqsKey: get("SVC_IPQS_KEY"),
+    ipqsUrl: url("SVC_IPQS_URL"),
     ...(defaults.attemptTimeoutMs !== undefined ? { resilience: { attemptTimeoutMs: defaults.attemptTimeoutMs } } : {}),
   };
   return { settings, problems };

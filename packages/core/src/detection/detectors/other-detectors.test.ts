@@ -45,6 +45,8 @@ describe("phone", () => {
     ["+1 555 012 3456", "phone.invalid"],
     ["+34 901 123 456", "phone.shared_cost"],
     ["+44 56 1234 5678", "phone.voip"],
+    ["+44 70 3123 4567", "phone.personal_number"],
+    ["+1 800 555 0100", "phone.toll_free"],
   ])("%s → %s", (n, code) => expect(phoneFindings(entity(n)).map((f) => f.code)).toEqual([code]));
   it("an ordinary valid number has none", () => expect(phoneFindings(entity("+33 6 12 34 56 78"))).toEqual([]));
 });
