@@ -10,7 +10,7 @@ import { svc } from "./spawn.js";
 
 const engine = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
 
-describe.sequential(`svc support against a real API (${engine})`, { timeout: 120_000 }, () => {
+describe.sequential(`svc support against a real API (${engine})`, { timeout: 300_000 }, () => {
   let api: TestApi;
   let url = "";
   let stop: () => Promise<void> = async () => {};
