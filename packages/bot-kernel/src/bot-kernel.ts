@@ -166,8 +166,11 @@ export class BotKernel {
 
   // ---------------------------------------------------------------- settings
 
+  /** A chat's settings from the store itself (commands, payments, the timer); the copy for messages takes them too. */
   async settingsFor(chatId: string): Promise<ChatSettings> {
-    return (await this.deps.settings.get(chatId)) ?? defaultSettings(chatId, this.deps.platform, this.deps.clock.now());
+    const stored = await this.deps.settings.get(chatId);
+    this.buffers.read(chatId, stored);
+    return stored ?? defaultSettings(chatId, this.deps.platform, this.deps.clock.now());
   }
 
   private async save(s: ChatSettings): Promise<ChatSettings> {

@@ -152,6 +152,18 @@ describe("write-behind stores (StoreBuffers)", () => {
     expect((await t.post("claim at paypa1.com")).decision.action).toBe("none");
   });
 
+  it("a plan granted by another writer in this process (the payment ledger) is used once the kernel reads the settings for it", async () => {
+    const t = setup({ settingsRevalidateMs: 60_000 });
+    await t.kernel.onBotMembership(GROUP, { isAdmin: true, canDelete: true, canRestrict: true });
+    await t.post("gm");
+    const row = (await t.settings.get(GROUP)) as ChatSettings;
+    // As TypeOrmBotPaymentLedger.record does: the row changes under the kernel, then the kernel reads it (planPurchased).
+    await t.settings.save({ ...row, policy: "notify" });
+    expect((await t.post("claim at paypa1.com")).decision.action).toBe("delete");
+    await t.kernel.planPurchased(GROUP);
+    expect((await t.post("claim at paypa1.com")).decision.action).toBe("notify");
+  });
+
   it("a member under a new name goes through the store (the impersonation check sees the change)", async () => {
     const t = setup({ flushIntervalMs: 60_000 });
     await t.kernel.onBotMembership(GROUP, { isAdmin: true, canDelete: true, canRestrict: true });

@@ -33,7 +33,7 @@ export interface StoreBufferOptions {
 
 interface CachedSettings {
   readonly settings: ChatSettings | null;
-  /** The store's version the copy was read at; -1 for a copy the kernel saved itself (checked on its next revalidation). */
+  /** The store's version the copy was read at; -1 for a copy the kernel saved or read itself (checked on its next revalidation). */
   readonly version: number;
   checkedAt: number;
 }
@@ -142,9 +142,21 @@ export class StoreBuffers {
 
   /** After the kernel saved a chat's settings: the copy for messages is what was saved. */
   saved(s: ChatSettings): void {
+    this.replace(s.chatId, s);
+  }
+
+  /**
+   * After the kernel read a chat's settings from the store itself (a command, a payment, the
+   * timer): the copy for messages is that newer read (null: the chat has none).
+   */
+  read(chatId: string, s: ChatSettings | null): void {
+    this.replace(chatId, s);
+  }
+
+  private replace(chatId: string, s: ChatSettings | null): void {
     if (!this.inner.settings.version) return;
-    this.generation.set(s.chatId, (this.generation.get(s.chatId) ?? 0) + 1);
-    this.cache(s.chatId, { settings: s, version: -1, checkedAt: now() });
+    this.generation.set(chatId, (this.generation.get(chatId) ?? 0) + 1);
+    this.cache(chatId, { settings: s, version: -1, checkedAt: now() });
   }
 
   /** Writes every waiting counter and last-seen time now; rejects when the store does (they stay waiting). */
