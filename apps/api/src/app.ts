@@ -28,6 +28,7 @@ import { registerAuditVerifyRoutes } from "./routes/audit-verify.js";
 import { registerBillingRoutes, registerStripeWebhook } from "./routes/billing.js";
 import { registerAccountRoutes } from "./routes/account.js";
 import { registerReviewRoutes } from "./routes/reviews.js";
+import { registerSupportRoutes } from "./routes/support.js";
 import { registerPrivacyRoute } from "./routes/privacy.js";
 import { processorProblem } from "./billing/stripe-billing.js";
 import type { ApiServices } from "./services.js";
@@ -282,6 +283,7 @@ export function createApp(s: ApiServices): OpenAPIHono {
   registerBillingRoutes(app, s);
   registerAccountRoutes(app, s);
   registerReviewRoutes(app, s);
+  registerSupportRoutes(app, s);
 
   return app;
 }

@@ -8,7 +8,7 @@ import {
 import {
   CoalescedRateLimiter, CoalescedUsage, databaseIntel, databaseScreeningDeps, FeedSync, GraphLearner,
   buildReputationProviders, diskSpaceGuard, openDataSource, TypeOrmAccountRepository, TypeOrmApiKeyRepository, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIdempotencyStore,
-  TypeOrmAccountDeletions, TypeOrmBillingStore, TypeOrmCheckReviews, TypeOrmRateLimiter, TypeOrmWebAccountStore, TypeOrmReportRepository,
+  TypeOrmAccountDeletions, TypeOrmBillingStore, TypeOrmBotSupportDesk, TypeOrmCheckReviews, TypeOrmRateLimiter, TypeOrmWebAccountStore, TypeOrmReportRepository,
   TypeOrmServerSecrets, TypeOrmUsageCounter, type ResilientProvider,
 } from "@svc/persistence";
 import {
@@ -174,6 +174,7 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
       billing,
       ...(config.SVC_BILLING_RETURN_URL ? { billingReturnUrl: config.SVC_BILLING_RETURN_URL } : {}),
       dataHandling,
+      support: new TypeOrmBotSupportDesk(dataSource),
       web: {
         store: new TypeOrmWebAccountStore(dataSource),
         mailer: config.SVC_SMTP_URL ? new SmtpMailer(config.SVC_SMTP_URL, config.SVC_MAIL_FROM) : new UnsentMailer(logger),

@@ -4,6 +4,7 @@ import type {
 } from "@svc/core";
 import type { AsyncJobStore, WebhookSecretStore, WebhookUrlGuard } from "@svc/core";
 import type { Logger } from "pino";
+import type { SupportInbox } from "@svc/bot-kernel";
 import type { DiskSpace, TypeOrmAccountDeletions, TypeOrmCheckReviews } from "@svc/persistence";
 import type { StripeBilling } from "./billing/stripe-billing.js";
 import type { PlanCatalog } from "./plans.js";
@@ -48,6 +49,8 @@ export interface ApiServices {
   readonly dataHandling: DataHandlingServices;
   /** Dashboard sign-in: accounts, sessions, e-mail and social providers (web/). */
   readonly web: WebServices;
+  /** The chat bots' support tickets, read and answered by the operator (routes/support.ts). */
+  readonly support: SupportInbox;
 }
 
 export interface DataHandlingServices {

@@ -95,6 +95,8 @@ export async function buildContainer(config: DiscordConfig, overrides: Container
     dataSource,
     close: async () => {
       await app.stop();
+      // Counters and last-seen times waiting in memory are written before the database closes.
+      await app.kernel.close();
       if (ownsDataSource && dataSource.isInitialized) await dataSource.destroy();
     },
   };

@@ -137,6 +137,8 @@ export async function buildContainer(config: SlackConfig, overrides: ContainerOv
     http: c.get<SlackHttp>(TOKENS.http),
     dataSource,
     close: async () => {
+      // Counters and last-seen times waiting in memory are written before the database closes.
+      await c.get<SlackApp>(TOKENS.app).kernel.close();
       if (ownsDataSource && dataSource.isInitialized) await dataSource.destroy();
     },
   };

@@ -17,8 +17,11 @@ describe.each(ENGINES)("Slack HTTP front (%s)", (engine) => {
   afterAll(() => h?.close());
 
   const posted = () => h.api.sent("chat.postMessage");
-  const scanned = async (chat = `${TEAM}:${CHANNEL}`) =>
-    Number((await h.db<{ value: string }>(`SELECT value FROM bot_chat_stats WHERE platform = 'slack' AND chat_id = $1 AND counter = 'messages_scanned'`, [chat]))[0]?.value ?? 0);
+  const scanned = async (chat = `${TEAM}:${CHANNEL}`) => {
+    // Counters are written behind the messages (StoreBuffers): what waits is written first.
+    await h.rt.app.kernel.flush();
+    return Number((await h.db<{ value: string }>(`SELECT value FROM bot_chat_stats WHERE platform = 'slack' AND chat_id = $1 AND counter = 'messages_scanned'`, [chat]))[0]?.value ?? 0);
+  };
   const policy = async () => (await h.db<{ policy: string }>(`SELECT policy FROM bot_chat_settings WHERE platform = 'slack' AND chat_id = $1`, [`${TEAM}:${CHANNEL}`]))[0]?.policy;
   const commandBody = (text: string) =>
     new URLSearchParams({ team_id: TEAM, channel_id: CHANNEL, user_id: ADMIN.id, user_name: ADMIN.name, command: "/svc-unmonitor", text, trigger_id: "1.2.3" }).toString();

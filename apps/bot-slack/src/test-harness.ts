@@ -154,8 +154,8 @@ export async function createHarness(engine: Engine = "pglite", options: HarnessO
       await new Promise<void>((r) => server.close(() => r()));
       await rt.http.idle();
       await api.close();
-      await ds.destroy();
       await rt.close();
+      await ds.destroy();
       if (scratch) await scratch.drop();
     },
   };

@@ -70,6 +70,8 @@ describe("composition root on embedded PGlite", () => {
 
     const [settings] = await db<{ monitoring: boolean; policy: string }>(`SELECT monitoring, policy FROM bot_chat_settings WHERE platform = 'telegram' AND chat_id = $1`, [String(GROUP_ID)]);
     expect(settings).toEqual({ monitoring: true, policy: "delete" });
+    // Counters are written behind the messages, in batches (StoreBuffers); close() and the timer write them too.
+    await rt.app.kernel.flush();
     const stats = await db<{ counter: string; value: string | number }>(`SELECT counter, value FROM bot_chat_stats WHERE chat_id = $1`, [String(GROUP_ID)]);
     expect(Object.fromEntries(stats.map((r) => [r.counter, Number(r.value)]))).toMatchObject({ messages_scanned: 1, entities_checked: 1, deletions: 1 });
     expect(await db(`SELECT user_id, name, username FROM bot_members WHERE chat_id = $1`, [String(GROUP_ID)])).toEqual([{ user_id: String(MEMBER.id), name: "Mallory", username: "mallory" }]);

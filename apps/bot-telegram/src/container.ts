@@ -114,6 +114,8 @@ export async function buildContainer(config: TelegramConfig, overrides: Containe
     app: c.get<TelegramApp>(TOKENS.app),
     dataSource,
     close: async () => {
+      // Counters and last-seen times waiting in memory are written before the database closes.
+      await c.get<TelegramApp>(TOKENS.app).kernel.close();
       if (ownsDataSource && dataSource.isInitialized) await dataSource.destroy();
     },
   };

@@ -106,6 +106,8 @@ export async function buildRuntime(config: WhatsAppConfig, o: RuntimeOverrides):
     log,
     prune: () => seen.prune(new Date(clock.now().getTime() - SEEN_EVENT_TTL_MS)),
     close: async () => {
+      // Counters and last-seen times waiting in memory are written before the database closes.
+      await app.kernel.close();
       if (owns && dataSource.isInitialized) await dataSource.destroy();
     },
   };

@@ -11,6 +11,7 @@ import { migrateCommand } from "./commands/migrate.js";
 import { providersCommand } from "./commands/providers.js";
 import { reportCommand } from "./commands/report.js";
 import { reportsCommand } from "./commands/reports.js";
+import { supportCommand } from "./commands/support.js";
 import { billingCommand } from "./commands/billing.js";
 import { serveCommand } from "./commands/serve.js";
 import { examples, stderrPaint, type Context } from "./commands/shared.js";
@@ -53,6 +54,7 @@ export function buildProgram(ctx: Context): Command {
   exportCommand(program, ctx);
   reportCommand(program, ctx);
   reportsCommand(program, ctx);
+  supportCommand(program, ctx);
   billingCommand(program, ctx);
   serveCommand(program, ctx);
   migrateCommand(program, ctx);

@@ -15,6 +15,7 @@ import type { Decision } from "./policy.js";
 import type { Clock, MemberDirectory, Payment, PlanGrant, PlanResolver, PlanTier, ReportSink, ScreeningPort, StatsStore, SupportDesk } from "./ports.js";
 import { heading, text, type Block, type Reply } from "./reply.js";
 import { defaultSettings, type ChatSettings, type SettingsStore } from "./settings.js";
+import { StoreBuffers, type StoreBufferOptions } from "./store-buffers.js";
 import { VerdictCache, type VerdictCacheOptions } from "./verdict-cache.js";
 
 export type { BotRights, ChatKind, CommandContext, JoinEvent, PrivateMessage } from "./features/feature.js";
@@ -54,6 +55,11 @@ export interface KernelOptions {
   /** Plans below this cannot use the bot beyond /start, /connect, /support (Discord, WhatsApp: starter; Slack: pro). */
   readonly minimumPlan?: PlanTier;
   readonly cache?: VerdictCacheOptions;
+  /**
+   * Write-behind of counters and members seen again, and the settings copy used for messages
+   * (`StoreBuffers`; only for stores with the batch methods, i.e. the database ones).
+   */
+  readonly writeBehind?: StoreBufferOptions;
   /**
    * Distinct entities screened per message at most (default: all of them, bounded by the
    * message's length). Over the cap, the riskiest-looking are screened first (blocklisted,
@@ -101,6 +107,8 @@ export class BotKernel {
   readonly cache: VerdictCache;
   /** The composed feature modules, in order. */
   readonly features: readonly FeatureModule[];
+  /** Counters and members waiting to be written, and the settings copy for messages. */
+  readonly buffers: StoreBuffers;
   private readonly monitor: Monitor;
   private readonly services: KernelServices;
   private readonly handlers = new Map<CommandName, (run: CommandRun, cmd: Command) => Promise<void>>();
@@ -110,10 +118,11 @@ export class BotKernel {
     const o = deps.options ?? {};
     const capabilities = o.capabilities ?? { delete: true, ban: true, restrict: true };
     this.cache = new VerdictCache(deps.screening, deps.clock, o.cache);
+    this.buffers = new StoreBuffers({ stats: deps.stats, members: deps.members, settings: deps.settings }, o.writeBehind);
     this.monitor = new Monitor({
       chat: deps.chat,
       cache: this.cache,
-      stats: deps.stats,
+      stats: this.buffers.stats,
       clock: deps.clock,
       capabilities,
       maxEntities: o.maxEntitiesPerMessage ?? Number.POSITIVE_INFINITY,
@@ -135,7 +144,7 @@ export class BotKernel {
       alertAdmins: (s, alert) => this.alertAdmins(s, alert),
       isAdmin: (chatId, userId) => this.isAdmin(chatId, userId),
     };
-    const withDepth = { ...deps, queueDepth: () => this.queueDepth };
+    const withDepth = { ...deps, stats: this.buffers.stats, members: this.buffers.members, queueDepth: () => this.queueDepth };
     this.features = (o.features ?? DEFAULT_FEATURES).map((f) => f(this.services, withDepth));
     for (const f of this.features) {
       for (const [name, handler] of Object.entries(f.commands ?? {})) {
@@ -157,14 +166,28 @@ export class BotKernel {
 
   // ---------------------------------------------------------------- settings
 
+  /** A chat's settings from the store itself (commands, payments, the timer); the copy for messages takes them too. */
   async settingsFor(chatId: string): Promise<ChatSettings> {
-    return (await this.deps.settings.get(chatId)) ?? defaultSettings(chatId, this.deps.platform, this.deps.clock.now());
+    const stored = await this.deps.settings.get(chatId);
+    this.buffers.read(chatId, stored);
+    return stored ?? defaultSettings(chatId, this.deps.platform, this.deps.clock.now());
   }
 
   private async save(s: ChatSettings): Promise<ChatSettings> {
     const saved = { ...s, updatedAt: this.deps.clock.now().toISOString() };
     await this.deps.settings.save(saved);
+    this.buffers.saved(saved);
     return saved;
+  }
+
+  /** Writes the counters and last-seen times waiting in memory now. */
+  flush(): Promise<void> {
+    return this.buffers.flush();
+  }
+
+  /** On shutdown: writes what is waiting and stops the write-behind timer. */
+  close(): Promise<void> {
+    return this.buffers.close();
   }
 
   async isAdmin(chatId: string, userId: string): Promise<boolean> {
@@ -181,11 +204,13 @@ export class BotKernel {
   // ---------------------------------------------------------------- time
 
   /**
-   * Ends lockdowns and learning periods that are due. Apps call it on a timer; every event in
+   * Ends lockdowns and learning periods that are due, then runs the modules' timer work
+   * (operators' support answers are delivered here). Apps call it on a timer; every event in
    * a chat also checks its own chat first, so nothing waits on the timer to be correct.
    */
   async tick(now: Date = this.deps.clock.now()): Promise<void> {
     for (const s of await this.deps.settings.due(now)) await this.expireIfDue(s, now);
+    for (const f of this.features) await f.tick?.(now);
   }
 
   private async expireIfDue(s: ChatSettings, now: Date): Promise<ChatSettings> {
@@ -204,14 +229,16 @@ export class BotKernel {
   async onMessage(msg: IncomingMessage): Promise<ScanOutcome> {
     const none: ScanOutcome = { entities: 0, decision: { action: "none", findings: [], softened: null }, performed: [] };
     const chatId = msg.ref.chatId;
-    const s = await this.current(chatId);
+    const now = this.deps.clock.now();
+    // The settings copy for messages: no database read per message (StoreBuffers).
+    const s = await this.expireIfDue((await this.buffers.settingsForMessage(chatId)) ?? defaultSettings(chatId, this.deps.platform, now), now);
     // Someone speaking for the chat (an anonymous admin, the linked channel) is not a member to remember.
     if (msg.sender && !msg.sender.isBot && !msg.senderIsAdmin) {
-      const changed = await this.deps.members.remember(chatId, msg.sender, this.deps.clock.now());
+      const changed = await this.buffers.members.remember(chatId, msg.sender, now);
       if (changed) for (const f of this.features) await f.onMember?.(s, msg.sender, "message");
     }
     if (!s.monitoring && s.learn === null) return none;
-    if (!planAllows(s, this.deps.clock.now(), this.deps.options?.minimumPlan)) return none;
+    if (!planAllows(s, now, this.deps.options?.minimumPlan)) return none;
     this.scansInProgress++;
     try {
       for (const f of this.features) {
@@ -240,7 +267,7 @@ export class BotKernel {
 
   async onJoin(e: JoinEvent): Promise<void> {
     const s = await this.current(e.chatId);
-    await this.deps.members.remember(e.chatId, e.user, this.deps.clock.now());
+    await this.buffers.members.remember(e.chatId, e.user, this.deps.clock.now());
     if (e.user.isBot) return;
     const state: JoinState = { bunched: false };
     for (const f of this.features) if ((await f.onJoin?.(e, s, state)) === "stop") return;

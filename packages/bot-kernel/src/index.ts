@@ -15,6 +15,7 @@ export { editDistance } from "./edit-distance.js";
 export * from "./impersonation.js";
 export * from "./policy.js";
 export { VerdictCache, type VerdictCacheOptions } from "./verdict-cache.js";
+export { StoreBuffers, type StoreBufferOptions } from "./store-buffers.js";
 export { Monitor, domainAllowed, isTrustedUser, type IncomingMessage, type Capabilities, type ScanOutcome, type Assessment } from "./monitoring.js";
 export { startLearn, recordLearn, routineDomains, baselineReply } from "./learn-mode.js";
 export { JoinWindows, LockdownMutes, raidTriggered, type Join } from "./anti-raid.js";

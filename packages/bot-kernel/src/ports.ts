@@ -46,10 +46,22 @@ export const STAT_COUNTERS = [
 export type StatCounter = (typeof STAT_COUNTERS)[number];
 export type Stats = Readonly<Record<StatCounter, number>>;
 
+/** One counter increment of a batch. */
+export interface StatIncrement {
+  readonly chatId: string;
+  readonly counter: StatCounter;
+  readonly by: number;
+}
+
 /** Counters only: never what a message said. */
 export interface StatsStore {
   add(chatId: string, counter: StatCounter, by?: number): Promise<void>;
   get(chatId: string): Promise<Stats>;
+  /**
+   * Optional: many increments in one write (at most one per chat and counter). A store that
+   * has it gets its increments batched by the kernel (`StoreBuffers`) instead of one write each.
+   */
+  addMany?(increments: readonly StatIncrement[]): Promise<void>;
 }
 
 export type PlanTier = "free" | "starter" | "pro";
@@ -69,8 +81,74 @@ export interface SupportTicket {
   readonly openedAt: string;
 }
 
+/** An operator's answer to a ticket, waiting in the outbox of the ticket's platform. */
+export interface SupportReplyToSend {
+  readonly id: string;
+  readonly ticketId: string;
+  /** The chat the ticket was opened in: the answer goes there. */
+  readonly chatId: string;
+  readonly text: string;
+  /** Claims so far, this one included. */
+  readonly attempts: number;
+}
+
+/** Support as the bots see it: tickets in, and the outbox of operators' answers to deliver. */
 export interface SupportDesk {
   open(ticket: SupportTicket): Promise<{ readonly id: string }>;
+  /**
+   * Up to `limit` operator replies on `platform` not delivered yet, oldest first, each claimed
+   * until `now + leaseMs`: no other bot process takes it meanwhile, and a claim never confirmed
+   * (a crash) makes it due again once the lease is over.
+   */
+  claimReplies(platform: string, now: Date, leaseMs: number, limit: number): Promise<readonly SupportReplyToSend[]>;
+  /** The reply reached its chat: it is never sent again. */
+  delivered(replyId: string, at: Date): Promise<void>;
+  /** Sending failed: due again at once, or (`final`) given up, with the error kept for the operator. */
+  deliveryFailed(replyId: string, error: string, at: Date, final: boolean): Promise<void>;
+}
+
+export type TicketStatus = "open" | "answered";
+export type ReplyDelivery = "pending" | "delivered" | "failed";
+
+/** A ticket as an operator lists it. */
+export interface TicketSummary extends SupportTicket {
+  readonly id: string;
+  /** Open until an operator first replies. */
+  readonly status: TicketStatus;
+  readonly answeredAt: string | null;
+  readonly replyCount: number;
+}
+
+export interface TicketReply {
+  readonly id: string;
+  readonly text: string;
+  /** The operator account that wrote it. */
+  readonly operatorId: string;
+  readonly createdAt: string;
+  readonly delivery: ReplyDelivery;
+  readonly deliveredAt: string | null;
+  readonly attempts: number;
+  /** Why the last attempt to deliver failed, if it did. */
+  readonly lastError: string | null;
+}
+
+export interface TicketDetail extends TicketSummary {
+  readonly replies: readonly TicketReply[];
+}
+
+/** Keyset position in the operator's list: oldest first by `openedAt`, then id. */
+export interface TicketPosition {
+  readonly openedAt: string;
+  readonly id: string;
+}
+
+/** Support as an operator works it (the API's `/v1/admin/support`): read tickets, answer them. */
+export interface SupportInbox {
+  /** Up to `limit` tickets after `after`, oldest first, of one status or all. */
+  list(query: { readonly status?: TicketStatus; readonly limit: number; readonly after?: TicketPosition | null }): Promise<readonly TicketSummary[]>;
+  get(id: string): Promise<TicketDetail | null>;
+  /** Stores an answer for the bot to deliver and marks the ticket answered; null when there is no such ticket. */
+  reply(ticketId: string, text: string, operatorId: string, at: Date): Promise<TicketReply | null>;
 }
 
 export interface SeenMember extends ChatUser {
@@ -87,6 +165,19 @@ export interface MemberDirectory {
   list(chatId: string): Promise<readonly SeenMember[]>;
   findByUsername(chatId: string, username: string): Promise<SeenMember | null>;
   get(chatId: string, userId: string): Promise<SeenMember | null>;
+  /**
+   * Optional: moves the last-seen time of members already stored (never adds one, never
+   * changes a name). A store that has it is told about members seen again under the same name
+   * in batches (`StoreBuffers`), instead of one write per message.
+   */
+  touch?(seen: readonly MemberSeen[]): Promise<void>;
+}
+
+/** A member seen again at `at`, for `MemberDirectory.touch`. */
+export interface MemberSeen {
+  readonly chatId: string;
+  readonly userId: string;
+  readonly at: Date;
 }
 
 /** One in-app purchase (Telegram Stars), keyed by the platform's charge id. */

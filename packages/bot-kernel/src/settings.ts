@@ -65,12 +65,22 @@ export interface ChatSettings {
   readonly updatedAt: string;
 }
 
-/** Per-chat settings; a database adapter implements it, the kernel never keeps its own copy. */
+/**
+ * Per-chat settings; a database adapter implements it. The kernel keeps a copy of a chat's
+ * settings for scanning messages only when the store can say cheaply whether they changed
+ * (`version`); commands and timers always read the store.
+ */
 export interface SettingsStore {
   get(chatId: string): Promise<ChatSettings | null>;
   save(settings: ChatSettings): Promise<void>;
   /** Chats with a lockdown or a learning period that ends at or before `now`. */
   due(now: Date): Promise<readonly ChatSettings[]>;
+  /**
+   * Optional: a number that changes whenever the chat's stored settings change, by any writer
+   * in any process (0 when the chat has none). With it the kernel caches settings between
+   * messages (`StoreBuffers`) and asks for the version instead of the settings.
+   */
+  version?(chatId: string): Promise<number>;
 }
 
 export const LIMITS = {

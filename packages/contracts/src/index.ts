@@ -5,3 +5,4 @@ export * from "./reports.js";
 export * from "./text.js";
 export * from "./audit-verify.js";
 export * from "./billing.js";
+export * from "./support.js";

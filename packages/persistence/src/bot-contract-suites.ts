@@ -89,6 +89,54 @@ export function typeOrmBotContracts(engine: string, ds: () => DataSource): void 
       expect(await seen.firstSight(id, new Date("2026-03-03T00:00:00Z"))).toBe(true);
     });
 
+    it("adds a batch of counters in one statement, to rows that exist and rows that do not", async () => {
+      const stats = new TypeOrmBotStatsStore(ds(), "batched");
+      const [a, b] = [fresh("chat"), fresh("chat")];
+      await stats.add(a, "messages_scanned", 5);
+      await stats.addMany([
+        { chatId: a, counter: "messages_scanned", by: 1000 },
+        { chatId: a, counter: "deletions", by: 2 },
+        { chatId: b, counter: "messages_scanned", by: 7 },
+      ]);
+      await stats.addMany([]);
+      expect(await stats.get(a)).toMatchObject({ messages_scanned: 1005, deletions: 2, bans: 0 });
+      expect((await stats.get(b)).messages_scanned).toBe(7);
+      expect((await new TypeOrmBotStatsStore(ds(), "other").get(a)).messages_scanned).toBe(0);
+    });
+
+    it("touches last-seen times of stored members only: never adds one, never goes back in time, never renames", async () => {
+      const members = new TypeOrmBotMemberDirectory(ds(), "touched");
+      const chat = fresh("chat");
+      await members.remember(chat, { id: "u1", name: "Ann" }, new Date("2026-03-02T09:00:00Z"));
+      await members.remember(chat, { id: "u2", name: "Bob" }, new Date("2026-03-02T12:00:00Z"));
+      await members.touch([
+        { chatId: chat, userId: "u1", at: new Date("2026-03-02T10:00:00Z") },
+        { chatId: chat, userId: "u2", at: new Date("2026-03-02T11:00:00Z") },
+        { chatId: chat, userId: "ghost", at: new Date("2026-03-02T10:00:00Z") },
+      ]);
+      expect((await members.list(chat)).map((m) => [m.id, m.name, m.lastSeen])).toEqual([
+        ["u1", "Ann", "2026-03-02T10:00:00.000Z"],
+        ["u2", "Bob", "2026-03-02T12:00:00.000Z"],
+      ]);
+    });
+
+    it("raises a chat's settings version on every write, whoever writes the row", async () => {
+      const store = new TypeOrmBotSettingsStore(ds(), "versioned");
+      const chat = fresh("chat");
+      expect(await store.version(chat)).toBe(0);
+      const s = defaultSettings(chat, "versioned", new Date("2026-03-02T09:00:00Z"));
+      await store.save(s);
+      const v1 = await store.version(chat);
+      expect(v1).toBeGreaterThan(0);
+      // The same settings saved again, at the same time: still a new version.
+      await store.save(s);
+      const v2 = await store.version(chat);
+      expect(v2).toBeGreaterThan(v1);
+      // Another writer (billing, account deletion) updating the row directly.
+      await ds().query(`UPDATE bot_chat_settings SET plan_tier = 'pro' WHERE platform = 'versioned' AND chat_id = $1`, [chat]);
+      expect(await store.version(chat)).toBeGreaterThan(v2);
+    });
+
     it("refuses settings of another platform", async () => {
       const store = new TypeOrmBotSettingsStore(ds(), "telegram");
       await expect(store.save(defaultSettings(fresh("chat"), "discord", new Date()))).rejects.toThrow(/platform/u);
@@ -100,8 +148,8 @@ export function typeOrmBotContracts(engine: string, ds: () => DataSource): void 
         [[...BOT_TABLES]],
       )) as { table_name: string; column_name: string }[];
       const textLike = cols.filter((c) => /text|message|content|body|caption/u.test(c.column_name)).map((c) => `${c.table_name}.${c.column_name}`);
-      // The one text column: what a user chose to send to support.
-      expect(textLike).toEqual(["bot_support_tickets.text"]);
+      // The text columns: what a user chose to send to support, and what an operator answered.
+      expect(textLike).toEqual(["bot_support_replies.text", "bot_support_tickets.text"]);
     });
   });
 }

@@ -4,6 +4,7 @@ import type {
   AuditRecordSchema, AuditVerification, BatchResponseSchema, GraphResponseSchema, HistoryResponseSchema, ProblemBody, ReportAcceptedSchema,
   ReportBody, ReportListBody, ReportRequestBody, ScreenRequestBody, UsageBody, VerdictBody,
   BillingStatusSchema, CheckoutSessionSchema, DeletionRequestSchema, OperatorReviewSchema, PortalSessionSchema, RefundResultSchema, ReviewQueueSchema, ReviewSchema,
+  SupportReplyBody, SupportTicketBody, SupportTicketDetailBody, SupportTicketListBody,
 } from "@svc/contracts";
 
 export type Verdict = VerdictBody;
@@ -25,6 +26,11 @@ export type DeletionRequest = z.infer<typeof DeletionRequestSchema>;
 export type Review = z.infer<typeof ReviewSchema>;
 export type OperatorReview = z.infer<typeof OperatorReviewSchema>;
 export type ReviewQueue = z.infer<typeof ReviewQueueSchema>;
+/** A chat bot's support ticket, as the operator reads it. */
+export type SupportTicket = SupportTicketBody;
+export type SupportTicketDetail = SupportTicketDetailBody;
+export type SupportTicketList = SupportTicketListBody;
+export type SupportReply = SupportReplyBody;
 
 /** A problem+json answer from the API, as a typed error. */
 export class SvcApiError extends Error {
@@ -109,6 +115,18 @@ export class SvcClient {
   /** Rejects a report with a reason: it never counts (operator keys only). */
   rejectReport(id: string, body: { reason: string }, opts: { idempotencyKey?: string } = {}): Promise<Report> {
     return this.json("POST", `/v1/reports/${encodeURIComponent(id)}/reject`, { body, ...opts });
+  }
+  /** Support tickets from the chat bots, oldest first (operator keys only). */
+  supportTickets(query: { status?: "open" | "answered" | "all"; limit?: number; cursor?: string } = {}): Promise<SupportTicketList> {
+    return this.json("GET", "/v1/admin/support/tickets", { query });
+  }
+  /** One support ticket with its answers and their delivery (operator keys only). */
+  supportTicket(id: string): Promise<SupportTicketDetail> {
+    return this.json("GET", `/v1/admin/support/tickets/${encodeURIComponent(id)}`);
+  }
+  /** Answers a ticket; its bot delivers the text to the chat it came from (operator keys only). */
+  replySupportTicket(id: string, body: { text: string }, opts: { idempotencyKey?: string } = {}): Promise<SupportReply> {
+    return this.json("POST", `/v1/admin/support/tickets/${encodeURIComponent(id)}/reply`, { body, ...opts });
   }
   graph(type: string, value: string, query: { depth?: number; max_nodes?: number; relation?: string } = {}): Promise<Graph> {
     return this.json("GET", `/v1/graph/${encodeURIComponent(type)}/${encodeURIComponent(value)}`, { query });

@@ -1,5 +1,8 @@
 // Monitoring throughput of the bot kernel on one core: messages/s through extract → screen → decide → act.
 //   npx tsx tools/bench/bots/main.ts [seconds-per-case]
+// The last cases run the kernel on the database-backed stores (settings, counters, members in
+// the database, as the bots run): embedded PGlite, and PostgreSQL too when TEST_DATABASE_URL is
+// set (a scratch database is created next to it and dropped).
 // Traffic is chat-like: mostly plain chatter, some legitimate links (many distinct URLs, so the
 // verdict cache misses often), a few scams that repeat (as raids do). Screening is the real
 // embedded engine, createScreener() from @svc/core, behind the kernel's ScreeningPort.
@@ -17,6 +20,15 @@ import {
   type ScreeningPort,
 } from "@svc/bot-kernel";
 import { createScreener, extractEntities } from "@svc/core";
+import {
+  openDataSource,
+  scratchDatabase,
+  TypeOrmBotMemberDirectory,
+  TypeOrmBotSettingsStore,
+  TypeOrmBotStatsStore,
+  TypeOrmBotSupportDesk,
+} from "@svc/persistence";
+import type { DataSource } from "typeorm";
 
 const seconds = Number(process.argv[2] ?? 3);
 const GROUP = "-100123";
@@ -68,18 +80,25 @@ const nullChat: ChatPort = {
   resolveMember: async () => null,
 };
 
-async function kernelWith(screening: ScreeningPort, ttlMs: number): Promise<BotKernel> {
-  const settings = new InMemorySettingsStore();
+/** The kernel's stores in the database, as the bot apps compose them. */
+const databaseStores = (ds: DataSource) => ({
+  settings: new TypeOrmBotSettingsStore(ds, "bench"),
+  stats: new TypeOrmBotStatsStore(ds, "bench"),
+  members: new TypeOrmBotMemberDirectory(ds, "bench"),
+  support: new TypeOrmBotSupportDesk(ds),
+});
+
+async function kernelWith(screening: ScreeningPort, ttlMs: number, ds?: DataSource): Promise<BotKernel> {
+  const stores = ds
+    ? databaseStores(ds)
+    : { settings: new InMemorySettingsStore(), stats: new InMemoryStatsStore(), members: new InMemoryMemberDirectory(), support: new InMemorySupportDesk() };
   const kernel = new BotKernel({
     platform: "bench",
     dialect: "telegram",
     chat: nullChat,
     screening,
-    settings,
+    ...stores,
     reports: new InMemoryReportSink(),
-    stats: new InMemoryStatsStore(),
-    members: new InMemoryMemberDirectory(),
-    support: new InMemorySupportDesk(),
     plans: new InMemoryPlanResolver(),
     clock: systemClock,
     options: { cache: { ttlMs, maxEntries: 5000 } },
@@ -88,7 +107,11 @@ async function kernelWith(screening: ScreeningPort, ttlMs: number): Promise<BotK
   return kernel;
 }
 
+/** Messages each `measure` sent, warm-up included (the database cases check their counters against it). */
+let sent = 0;
+
 async function measure(name: string, run: (text: string, i: number) => Promise<unknown> | unknown): Promise<number> {
+  sent = 3000;
   for (let k = 0; k < 3000; k++) await run(traffic[k % traffic.length] as string, k);
   let n = 0;
   const start = process.hrtime.bigint();
@@ -97,6 +120,7 @@ async function measure(name: string, run: (text: string, i: number) => Promise<u
   while (elapsed < budget) {
     for (let k = 0; k < 500; k++) await run(traffic[(n + k) % traffic.length] as string, n + k);
     n += 500;
+    sent += 500;
     elapsed = process.hrtime.bigint() - start;
   }
   const perSec = n / (Number(elapsed) / 1e9);
@@ -131,3 +155,36 @@ const flagged = async (list: readonly string[]): Promise<number> => {
 console.log(`flagged: ${await flagged(scams)}/${scams.length} scam messages, ${await flagged(chatter)}/${chatter.length} chatter, ${await flagged(traffic.filter((_, i) => i % 100 >= 85 && i % 100 < 97).slice(0, 200))}/200 legitimate links`);
 console.log(`verdict cache hit rate: ${((100 * cached.cache.hits) / Math.max(1, cached.cache.hits + cached.cache.misses)).toFixed(1)}%`);
 console.log(`target 5,000 msg/s: ${full >= 5000 ? "met" : "NOT met"} (${(full / 5000).toFixed(1)}×)`);
+
+// -- the kernel on the database-backed stores, against the same kernel on in-memory stores, same traffic.
+// 50 members take turns speaking, so members are seen again (as in a real group), not one sender.
+console.log("-- kernel.onMessage with database stores (monitoring on, policy delete, 50 members speaking)");
+const speaker = (i: number) => ({ id: String(1000 + (i % 50)), name: `Member ${i % 50}` });
+const viaKernel = (k: BotKernel) => (text: string, i: number) => k.onMessage({ ref: { chatId: GROUP, messageId: String(i) }, sender: speaker(i), text });
+const baseline = await measure("kernel.onMessage with in-memory stores", viaKernel(await kernelWith(engine, 10 * 60_000)));
+const engines: { name: "pglite" | "postgresql"; open: () => Promise<{ ds: DataSource; drop: () => Promise<void> }> }[] = [
+  { name: "pglite", open: async () => ({ ds: await openDataSource({ dataDir: "memory://" }), drop: async () => {} }) },
+];
+const pgAdmin = process.env.TEST_DATABASE_URL;
+if (pgAdmin) {
+  engines.push({
+    name: "postgresql",
+    open: async () => {
+      const scratch = await scratchDatabase(pgAdmin, "svc_bench_bots");
+      return { ds: await openDataSource({ url: scratch.url }), drop: () => scratch.drop() };
+    },
+  });
+}
+for (const e of engines) {
+  const { ds, drop } = await e.open();
+  const kernel = await kernelWith(engine, 10 * 60_000, ds);
+  const rate = await measure(`kernel.onMessage with database stores (${e.name})`, viaKernel(kernel));
+  // Shutdown writes what waits; then the database must hold every message's counter (nothing lost to the batching).
+  await kernel.close();
+  const scanned = (await new TypeOrmBotStatsStore(ds, "bench").get(GROUP)).messages_scanned;
+  const members = (await new TypeOrmBotMemberDirectory(ds, "bench").list(GROUP)).length;
+  console.log(`  ${e.name}: ${(rate / baseline).toFixed(2)}× the in-memory stores; messages_scanned in the database ${scanned.toLocaleString("en-US")} of ${sent.toLocaleString("en-US")} sent; ${members} members stored`);
+  console.log(`  target 5,000 msg/s on ${e.name}: ${rate >= 5000 ? "met" : "NOT met"} (${(rate / 5000).toFixed(1)}×)`);
+  await ds.destroy();
+  await drop();
+}

@@ -13,7 +13,8 @@ export const STORED: readonly { what: string; why: string; kept: string }[] = [
   { what: "Human-review requests and their outcome", why: "to answer your request", kept: "until the account is deleted" },
   { what: "Stripe customer id, subscription status and period", why: "to give you the plan you pay for", kept: "until the account is deleted (Stripe keeps its own records as the payment processor)" },
   { what: "Purchases (the ledger): plan, amount, currency, period, refund", why: "accounting and refunds", kept: "kept after deletion for accounting, linked only to an anonymous keyed hash" },
-  { what: "Chat bots: chat settings, counters, the members a bot has seen (id, name, username), in-app payments, support tickets", why: "to moderate the chats that added the bot", kept: "as long as the bot is in the chat; a chat bound with your API key is unbound when your account is deleted" },
+  { what: "Chat bots: chat settings, counters, the members a bot has seen (id, name, username), in-app payments", why: "to moderate the chats that added the bot", kept: "as long as the bot is in the chat; a chat bound with your API key is unbound when your account is deleted" },
+  { what: "Support tickets from the chat bots: what the user wrote after /support (never monitored chat messages), who and which chat, and the operator's answers with their delivery", why: "to answer the user, in the chat the ticket came from", kept: "no automatic expiry yet: kept until the operator removes them from the database" },
   { what: "Request logs: method, path, status, key id, time (never keys or bodies)", why: "operations and abuse handling", kept: "in the operator's log store, per its retention" },
 ];
 

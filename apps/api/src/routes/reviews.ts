@@ -1,9 +1,9 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import {
   OperatorReviewSchema, ProblemSchema, ResolveReviewRequestSchema, ReviewQueueQuerySchema, ReviewQueueSchema, ReviewRequestSchema, ReviewSchema,
 } from "@svc/contracts";
 import type { CheckReview } from "@svc/persistence";
+import { openCursor, sealCursor } from "../cursor.js";
 import { callerOf, requireOperator } from "../middleware/auth.js";
 import { problem } from "../problem.js";
 import type { ApiServices } from "../services.js";
@@ -71,13 +71,14 @@ export function registerReviewRoutes(app: OpenAPIHono, s: ApiServices): void {
   app.openapi(reviewQueueRoute, async (c) => {
     requireOperator(callerOf(c));
     const q = c.req.valid("query");
-    const after = q.cursor ? openCursor(q.cursor, s.cursorKey) : null;
+    const pos = q.cursor ? openCursor("reviews", q.cursor, s.cursorKey) : null;
+    const after = pos ? { created_at: pos.at, id: pos.id } : null;
     const items = await reviews.queue(q.status, q.limit + 1, after);
     const page = items.slice(0, q.limit);
     const last = page.at(-1);
     // The operator decides on the verdict itself, read from the requester's audit trail.
     const withVerdicts = await Promise.all(page.map(async (r) => ({ ...r, verdict: (await s.checks.get(r.account_id, r.check_id))?.verdict ?? null })));
-    const next_cursor = items.length > q.limit && last ? sealCursor({ created_at: last.created_at, id: last.id }, s.cursorKey) : null;
+    const next_cursor = items.length > q.limit && last ? sealCursor("reviews", { at: last.created_at, id: last.id }, s.cursorKey) : null;
     // The verdict is the core's type; the contract's schema describes the same JSON.
     return c.json({ items: withVerdicts, next_cursor } as never, 200);
   });
@@ -92,21 +93,4 @@ export function registerReviewRoutes(app: OpenAPIHono, s: ApiServices): void {
     if (!review) throw problem({ status: 404, code: "review.not_found", title: "Not found", detail: "No review with this id." });
     return c.json(review, 200);
   });
-}
-
-/** The queue's cursor: the last item's position, signed so a client cannot forge positions. */
-function sealCursor(pos: { created_at: string; id: string }, key: Uint8Array): string {
-  const body = Buffer.from(JSON.stringify([pos.created_at, pos.id])).toString("base64url");
-  return `${body}.${createHmac("sha256", key).update(`reviews:${body}`).digest("base64url")}`;
-}
-
-function openCursor(cursor: string, key: Uint8Array): { created_at: string; id: string } {
-  const [body, mac] = cursor.split(".");
-  const want = body ? createHmac("sha256", key).update(`reviews:${body}`).digest() : null;
-  const got = mac ? Buffer.from(mac, "base64url") : null;
-  if (!body || !want || !got || got.length !== want.length || !timingSafeEqual(got, want)) {
-    throw problem({ status: 422, code: "request.invalid_cursor", title: "Invalid cursor", detail: "This cursor was not issued by this API, or it was modified; start from the first page." });
-  }
-  const [created_at, id] = JSON.parse(Buffer.from(body, "base64url").toString()) as [string, string];
-  return { created_at, id };
 }

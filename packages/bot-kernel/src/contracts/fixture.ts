@@ -1,5 +1,5 @@
 import type { ExpectStatic, SuiteAPI, TestAPI } from "vitest";
-import type { MemberDirectory, PaymentLedger, StatsStore, SupportDesk } from "../ports.js";
+import type { MemberDirectory, PaymentLedger, StatsStore, SupportDesk, SupportInbox } from "../ports.js";
 import type { SettingsStore } from "../settings.js";
 
 /**
@@ -19,7 +19,8 @@ export interface BotStores {
   readonly stats: StatsStore;
   readonly members: MemberDirectory;
   readonly ledger: PaymentLedger;
-  readonly support: SupportDesk;
+  /** The bots' side (tickets in, answers out) and the operator's (list, read, answer). */
+  readonly support: SupportDesk & SupportInbox;
 }
 
 export interface BotStoreFixture {

@@ -45,6 +45,8 @@ export function privacyContract(t: TestApi, name: string, make: MakeBotStores): 
       await post(member, `${secrets[0]}: my ${secrets[2]} hint is ${secrets[1]}, send to paypa1.com`);
       await post(member, `again ${secrets[1]} https://example.org/page?q=${secrets[3]}`);
       // While learning, the registrable domains are counted (and nothing else of the messages).
+      // What the kernel writes behind (counters, last-seen times) is written first, so it is searched too.
+      await kernel.flush();
       const whileLearning = await f.dump();
       expect(whileLearning).toContain("example.org");
       for (const secret of secrets) expect(whileLearning).not.toContain(secret);
@@ -58,6 +60,7 @@ export function privacyContract(t: TestApi, name: string, make: MakeBotStores): 
       await kernel.onPrivateMessage({ ref: { chatId: member.id, messageId: "1" }, sender: member, text: `my ${secrets[7]} is ${secrets[6]} and paypa1.com sent me this` });
       await kernel.onText(ctx(member), "/status");
 
+      await kernel.flush();
       const stored = await f.dump();
       for (const secret of secrets) expect(stored).not.toContain(secret);
       // The dump does see what is meant to be kept: member names, counts, settings.

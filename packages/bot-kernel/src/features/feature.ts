@@ -117,6 +117,8 @@ export interface FeatureModule {
   readonly commands?: CommandHandlers;
   /** Buttons this module answers, by action name (undo a ban, approve a domain, appeal). */
   readonly actions?: Readonly<Record<string, ActionHandler>>;
+  /** The kernel's timer (`BotKernel.tick`): work that waits on nobody's message (delivering support answers). */
+  tick?(now: Date): Promise<void>;
   /** Time-based endings (a lockdown, a learning period): the settings after them. */
   expire?(s: ChatSettings, now: Date): Promise<ChatSettings>;
   /** A member seen for the first time or under a new name (not an admin's own message). */

@@ -25,6 +25,8 @@ export interface BotChatSettingsRow {
   learn: unknown;
   learn_until: Date | null;
   updated_at: Date;
+  /** Set from a sequence by a trigger on every write (migration 1796100000000); int8, so `pg` returns a string. */
+  version: string | number;
 }
 
 export const BotChatSettingsEntity = new EntitySchema<BotChatSettingsRow>({
@@ -51,6 +53,7 @@ export const BotChatSettingsEntity = new EntitySchema<BotChatSettingsRow>({
     learn: jsonb({ nullable: true }),
     learn_until: timestamptz({ nullable: true }),
     updated_at: timestamptz(),
+    version: { type: "bigint", default: 0 },
   },
   // Partial indexes, created by the migration only.
   indices: [
@@ -150,6 +153,9 @@ export interface BotSupportTicketRow {
   topic: "general" | "payments";
   text: string;
   opened_at: Date;
+  /** Migration 1796100000100: open until the first operator reply. */
+  status: "open" | "answered";
+  answered_at: Date | null;
 }
 
 export const BotSupportTicketEntity = new EntitySchema<BotSupportTicketRow>({
@@ -163,9 +169,56 @@ export const BotSupportTicketEntity = new EntitySchema<BotSupportTicketRow>({
     topic: text(),
     text: text(),
     opened_at: timestamptz(),
+    status: text(),
+    answered_at: timestamptz({ nullable: true }),
   },
-  indices: [{ name: "bot_support_tickets_opened_idx", columns: ["opened_at"], synchronize: false }],
-  checks: [{ name: "bot_support_tickets_topic_check", expression: `"topic" IN ('general', 'payments')` }],
+  indices: [
+    { name: "bot_support_tickets_opened_idx", columns: ["opened_at"], synchronize: false },
+    { name: "bot_support_tickets_status_idx", columns: ["status", "opened_at", "id"], synchronize: false },
+  ],
+  checks: [
+    { name: "bot_support_tickets_topic_check", expression: `"topic" IN ('general', 'payments')` },
+    { name: "bot_support_tickets_status_check", expression: `"status" IN ('open', 'answered')` },
+  ],
+});
+
+/** Mirrors migration 1796100000100: operator replies to support tickets, and the bots' outbox for them. */
+export interface BotSupportReplyRow {
+  id: string;
+  ticket_id: string;
+  platform: string;
+  chat_id: string;
+  text: string;
+  operator_id: string;
+  created_at: Date;
+  claimed_until: Date | null;
+  attempts: number;
+  delivered_at: Date | null;
+  failed_at: Date | null;
+  last_error: string | null;
+}
+
+export const BotSupportReplyEntity = new EntitySchema<BotSupportReplyRow>({
+  name: "BotSupportReply",
+  tableName: "bot_support_replies",
+  columns: {
+    id: idText({ primary: true }),
+    ticket_id: idText(),
+    platform: idText(),
+    chat_id: idText(),
+    text: text(),
+    operator_id: idText(),
+    created_at: timestamptz(),
+    claimed_until: timestamptz({ nullable: true }),
+    attempts: integer(),
+    delivered_at: timestamptz({ nullable: true }),
+    failed_at: timestamptz({ nullable: true }),
+    last_error: text({ nullable: true }),
+  },
+  indices: [
+    { name: "bot_support_replies_ticket_idx", columns: ["ticket_id", "created_at"], synchronize: false },
+    { name: "bot_support_replies_outbox_idx", columns: ["platform", "created_at"], synchronize: false },
+  ],
 });
 
 /** Mirrors migration 1795315000000: a group's admins on platforms that have no admin list (WhatsApp). */
@@ -214,7 +267,7 @@ export const BotSeenEventEntity = new EntitySchema<BotSeenEventRow>({
   indices: [{ name: "bot_seen_events_seen_idx", columns: ["seen_at"], synchronize: false }],
 });
 
-export const BOT_ENTITIES = [BotChatSettingsEntity, BotChatStatEntity, BotMemberEntity, BotPaymentEntity, BotSupportTicketEntity, BotChatAdminEntity, BotSeenEventEntity];
+export const BOT_ENTITIES = [BotChatSettingsEntity, BotChatStatEntity, BotMemberEntity, BotPaymentEntity, BotSupportTicketEntity, BotSupportReplyEntity, BotChatAdminEntity, BotSeenEventEntity];
 
 /** Every table of the bots' state, for privacy scans. */
-export const BOT_TABLES = ["bot_chat_settings", "bot_chat_stats", "bot_members", "bot_payments", "bot_support_tickets", "bot_chat_admins", "bot_seen_events"] as const;
+export const BOT_TABLES = ["bot_chat_settings", "bot_chat_stats", "bot_members", "bot_payments", "bot_support_tickets", "bot_support_replies", "bot_chat_admins", "bot_seen_events"] as const;

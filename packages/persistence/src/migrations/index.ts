@@ -19,6 +19,8 @@ import { BillingAndDataHandling1795317000000 } from "./1795317000000-billing-and
 import { CheckIdempotencyKeys1795318000000 } from "./1795318000000-check-idempotency-keys.js";
 import { ProviderCache1795319000000 } from "./1795319000000-provider-cache.js";
 import { CheckExportColumns1795320000000 } from "./1795320000000-check-export-columns.js";
+import { BotSettingsVersion1796100000000 } from "./1796100000000-bot-settings-version.js";
+import { SupportReplies1796100000100 } from "./1796100000100-support-replies.js";
 
 /** In order. A new migration is a new class appended here; a released one is never edited. */
 export const MIGRATIONS = [
@@ -43,4 +45,6 @@ export const MIGRATIONS = [
   CheckIdempotencyKeys1795318000000,
   ProviderCache1795319000000,
   CheckExportColumns1795320000000,
+  BotSettingsVersion1796100000000,
+  SupportReplies1796100000100,
 ];

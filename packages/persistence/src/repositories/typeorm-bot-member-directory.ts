@@ -1,4 +1,4 @@
-import type { ChatUser, MemberDirectory, SeenMember } from "@svc/bot-kernel";
+import type { ChatUser, MemberDirectory, MemberSeen, SeenMember } from "@svc/bot-kernel";
 import type { DataSource } from "typeorm";
 import type { BotMemberRow } from "../entities/bot.js";
 import { iso } from "./sql.js";
@@ -35,6 +35,17 @@ export class TypeOrmBotMemberDirectory implements MemberDirectory {
       return true;
     }
     return r.prev_name !== user.name || r.prev_username !== (user.username || null);
+  }
+
+  /** Last-seen times of members already stored, in one statement; a member evicted meanwhile stays out. */
+  async touch(seen: readonly MemberSeen[]): Promise<void> {
+    if (seen.length === 0) return;
+    await this.ds.manager.query(
+      `UPDATE bot_members m SET last_seen = GREATEST(m.last_seen, x.at)
+         FROM unnest($2::text[], $3::text[], $4::timestamptz[]) AS x(chat_id, user_id, at)
+        WHERE m.platform = $1 AND m.chat_id = x.chat_id AND m.user_id = x.user_id`,
+      [this.platform, seen.map((s) => s.chatId), seen.map((s) => s.userId), seen.map((s) => s.at.toISOString())],
+    );
   }
 
   /** Keeps the chat within `perChat` members: only a new member can push it over. */

@@ -19,6 +19,12 @@ export class TypeOrmBotSettingsStore implements SettingsStore {
     await upsertSettings(this.ds.manager, settings);
   }
 
+  /** The row's version (raised by a trigger on every update, by any writer); 0 when the chat has no settings. */
+  async version(chatId: string): Promise<number> {
+    const [row] = (await this.ds.manager.query(`SELECT version FROM bot_chat_settings WHERE platform = $1 AND chat_id = $2`, [this.platform, chatId])) as { version: string | number }[];
+    return row ? Number(row.version) : 0;
+  }
+
   async due(now: Date): Promise<readonly ChatSettings[]> {
     // Two index range scans (partial indexes on each deadline).
     const rows = (await this.ds.manager.query(

@@ -1,4 +1,4 @@
-import { STAT_COUNTERS, type StatCounter, type Stats, type StatsStore } from "@svc/bot-kernel";
+import { STAT_COUNTERS, type StatCounter, type StatIncrement, type Stats, type StatsStore } from "@svc/bot-kernel";
 import type { DataSource } from "typeorm";
 import type { BotChatStatRow } from "../entities/bot.js";
 
@@ -12,6 +12,17 @@ export class TypeOrmBotStatsStore implements StatsStore {
       `INSERT INTO bot_chat_stats (platform, chat_id, counter, value) VALUES ($1, $2, $3, $4)
        ON CONFLICT (platform, chat_id, counter) DO UPDATE SET value = bot_chat_stats.value + EXCLUDED.value`,
       [this.platform, chatId, counter, by],
+    );
+  }
+
+  /** Many increments in one statement (the kernel batches them; at most one per chat and counter). */
+  async addMany(increments: readonly StatIncrement[]): Promise<void> {
+    if (increments.length === 0) return;
+    await this.ds.manager.query(
+      `INSERT INTO bot_chat_stats (platform, chat_id, counter, value)
+       SELECT $1, x.chat_id, x.counter, x.value FROM unnest($2::text[], $3::text[], $4::bigint[]) AS x(chat_id, counter, value)
+       ON CONFLICT (platform, chat_id, counter) DO UPDATE SET value = bot_chat_stats.value + EXCLUDED.value`,
+      [this.platform, increments.map((i) => i.chatId), increments.map((i) => i.counter), increments.map((i) => i.by)],
     );
   }
 
