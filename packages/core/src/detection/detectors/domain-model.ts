@@ -28,16 +28,38 @@ function ruleFeatures(findings: readonly Finding[]): Map<string, number> {
 }
 
 export function domainModelFindings(entity: Entity, findings: readonly Finding[], ref: ReferenceData): Finding[] {
+  const reading = modelReading(entity, findings, ref);
+  return reading?.finding ? [reading.finding] : [];
+}
+
+/** What the model made of a name: its raw output and the finding the check gets (null at score 0). */
+export interface ModelReading {
+  readonly logit: number;
+  readonly probability: number;
+  readonly score: number;
+  readonly reasons: readonly { readonly feature: string; readonly weight: number }[];
+  readonly words: readonly string[];
+  readonly finding: Finding | null;
+}
+
+/**
+ * The model's reading of the host of a domain, URL or e-mail address, given the rule detectors'
+ * findings; null when there is no model or no host. (The detector's whole work; its raw output is
+ * pinned on a set of names by tools/train/pin.ts, so that its scores stay bit-identical.)
+ */
+export function modelReading(entity: Entity, findings: readonly Finding[], ref: ReferenceData): ModelReading | null {
   const model = ref.domainModel;
-  if (!model) return [];
+  if (!model) return null;
   const v = hostView(entity);
-  if (!v) return [];
+  if (!v) return null;
   const m = scoreHost(model, v, ruleFeatures(findings));
-  if (m.score <= 0) return [];
+  const out = { logit: m.logit, probability: m.probability, score: m.score, reasons: m.reasons, words: [...m.words] };
+  if (m.score <= 0) return { ...out, finding: null };
   const reasons = [...new Set(m.reasons.map((r) => describeReason(r, m.words)))];
   const src = source(ref, "domain-model");
-  return [
-    {
+  return {
+    ...out,
+    finding: {
       code: "domain.model_risk",
       family: "model",
       message: `Learned name model: scores the name ${m.score} of 100 (calibrated: a scam's name ${Math.round(m.probability * 100)} % of the time where scams and other names are equally common)${reasons.length > 0 ? `, mostly because of ${reasons.slice(0, 3).join("; ")}` : ""}`,
@@ -45,5 +67,5 @@ export function domainModelFindings(entity: Entity, findings: readonly Finding[]
       source: src,
       strength: m.score / 100,
     },
-  ];
+  };
 }
