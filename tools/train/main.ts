@@ -10,7 +10,7 @@
 // the weights or the calibration. The test months are not read here at all.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildFeatureSpace, createScreener, encodeWeights, extract, HASHED, hostView, type FeatureSpace, type Finding } from "@svc/core";
+import { buildFeatureSpace, createScreener, encodeWeights, extract, HASHED, hostView, type FeatureSpace } from "@svc/core";
 import { brands, englishWords, freeHostingDomains, projects, riskyKeywords, walletLures } from "@svc/intel";
 import { buildCorpus, itemsOf, SHIPPABLE_SETS, stableHash, type CorpusItem } from "../eval/corpus.js";
 import { rocAuc } from "../eval/metrics.js";
@@ -46,9 +46,21 @@ const corpus = buildCorpus();
 const rulesOnly = createScreener({ domainModel: null, clock: { now: () => new Date("2026-01-01T00:00:00Z") }, ids: { next: (p: string) => `${p}_train` } });
 const hosting = [...freeHostingDomains.keys(), ...brands.flatMap((b) => b.userContentDomains)];
 const lures = lureWords();
+/** The growing index's features `prefix` + value, keyed by the value (as FeatureSpace.tlds, .platforms and .rules are). */
+class PrefixView extends Map<string, number> {
+  constructor(
+    private readonly all: GrowingIndex,
+    private readonly prefix: string,
+  ) {
+    super();
+  }
+  override get(k: string): number | undefined {
+    return this.all.get(this.prefix + k);
+  }
+}
 const base = buildFeatureSpace([], lures, projects, hosting);
 const named = new GrowingIndex();
-const space: FeatureSpace = { ...base, named };
+const space: FeatureSpace = { ...base, named, tlds: new PrefixView(named, "tld:"), platforms: new PrefixView(named, "hosting:"), rules: new PrefixView(named, "rule:") };
 
 async function examples(items: readonly CorpusItem[]): Promise<(Example & { item: CorpusItem })[]> {
   const out: (Example & { item: CorpusItem })[] = [];
@@ -59,9 +71,7 @@ async function examples(items: readonly CorpusItem[]): Promise<(Example & { item
     if (r.findings.some((f) => f.code === "intel.allowlisted")) continue;
     const v = hostView(r.entity);
     if (!v) continue;
-    const rules = new Map<string, number>();
-    for (const f of r.findings as Finding[]) if (f.code.startsWith("domain.")) rules.set(f.code, Math.max(rules.get(f.code) ?? 0, f.strength ?? 1));
-    const x = extract(v, rules, space);
+    const x = extract(v, r.findings, space);
     out.push({ index: x.index.slice(0, x.length), value: x.value.slice(0, x.length), y: item.malicious ? 1 : 0, weight: 1, item });
   }
   return out;
