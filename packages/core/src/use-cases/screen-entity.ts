@@ -344,7 +344,7 @@ function collect(layer: Layer, deps: ScreeningDeps, g: Gathered): Collected {
         pushAll(findings, cryptoGiveawayFindings(entity, ref));
         if (entity.type !== "email") {
           pushAll(findings, domainModelFindings(entity, findings, ref));
-          pushAll(findings, popularSiteFindings(entity, ref));
+          pushAll(findings, popularSiteFindings(entity, ref, findings));
         }
       } else {
         // A host in the platform table is a known operator's (nam02.safelinks.protection.outlook.com,

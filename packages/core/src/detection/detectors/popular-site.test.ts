@@ -33,6 +33,11 @@ describe("popular sites (decision 0051)", () => {
     expect(r.verdict.risk_level).toBe("critical");
   });
 
+  it("an allowlisted official domain needs no popularity: the allowlist says more", async () => {
+    const r = await screen("paypal.com");
+    expect(r.verdict.signals.map((s) => s.code)).toEqual(["intel.allowlisted"]);
+  });
+
   it("an ordinary name is not popular", async () => {
     const r = await screen("elm-street-bakery.com");
     expect(r.verdict.signals.map((s) => s.code)).not.toContain("domain.popular_site");

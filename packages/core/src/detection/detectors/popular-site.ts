@@ -8,8 +8,10 @@ import { source, type ReferenceData } from "../reference.js";
 import type { Finding } from "../types.js";
 import { freeHostOf } from "./lexical.js";
 
-export function popularSiteFindings(entity: Entity, ref: ReferenceData): Finding[] {
+/** The popular-site finding of a domain or URL, given the findings so far (an allowlisted entity needs none: the allowlist says more). */
+export function popularSiteFindings(entity: Entity, ref: ReferenceData, findings: readonly Finding[]): Finding[] {
   if (entity.type !== "domain" && entity.type !== "url") return [];
+  for (const f of findings) if (f.code === "intel.allowlisted") return [];
   const a = entity.attributes;
   const registered = a.registered_domain;
   if (typeof registered !== "string" || !ref.popularSites.has(registered)) return [];
