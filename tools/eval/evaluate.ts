@@ -63,7 +63,8 @@ export async function screenItems(items: readonly CorpusItem[], screener: Screen
       signals: r.verdict.signals.filter((s) => s.points > 0).map((s) => ({ code: s.code, points: s.points })),
       families,
       familyPoints,
-      allowlisted: r.findings.some((f) => f.code === "intel.allowlisted"),
+      // svc's own allowlist, or a popular site (decision 0051): reported apart, out of every FPR denominator.
+      allowlisted: r.findings.some((f) => f.code === "intel.allowlisted" || f.code === "domain.popular_site"),
       where: typeof hosting === "string" ? `hosting ${hosting}` : `tld .${String(a.tld ?? "?")}`,
     });
   }

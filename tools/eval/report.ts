@@ -33,7 +33,7 @@ export function renderSummary(s: Summary): string {
     mdTable(
       ["all domains", "value"],
       [
-        ["examples (malicious / legitimate; allowlisted left out)", `${s.malicious} / ${s.legit} (${s.allowlisted})`],
+        ["examples (malicious / legitimate; allowlisted or popular left out)", `${s.malicious} / ${s.legit} (${s.allowlisted})`],
         ["ROC AUC", f3(s.auc)],
         [`precision at ≥ ${MEDIUM} (medium)`, pct(s.medium.precision)],
         [`recall at ≥ ${MEDIUM}`, pct(s.medium.recall)],
@@ -46,7 +46,7 @@ export function renderSummary(s: Summary): string {
   );
   parts.push(
     mdTable(
-      ["set (family)", "n measured", `flagged ≥ ${MEDIUM}`, `flagged ≥ ${HIGH}`, "max score", "allowlisted (not in n)"],
+      ["set (family)", "n measured", `flagged ≥ ${MEDIUM}`, `flagged ≥ ${HIGH}`, "max score", "allowlisted or popular (not in n)"],
       s.sets.map((x) => [x.set + (MALICIOUS_SETS.includes(x.set) ? " (recall)" : " (FPR)"), x.n, pct(x.atMedium, 2), pct(x.atHigh, 2), x.maxScore, x.allowlisted]),
     ),
   );

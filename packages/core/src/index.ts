@@ -41,4 +41,4 @@ export { WEBHOOK_SECRET_OVERLAP_MS } from "./ports/webhook-secrets.js";
 export type * from "./ports/webhook-url-guard.js";
 export { HASHED, extract, ownName, platformOf, wordHash, type FeatureSpace, type Features, type HostView } from "./detection/model/features.js";
 export { buildDomainModel, buildFeatureSpace, decodeWeights, encodeWeights, logitOf, scoreHost, describeReason, type DomainModel, type DomainModelData, type ModelScore, type ProjectNames } from "./detection/model/domain-model.js";
-export { hostView } from "./detection/detectors/domain-model.js";
+export { hostView, modelReading, type ModelReading } from "./detection/detectors/domain-model.js";

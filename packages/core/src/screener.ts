@@ -1,6 +1,6 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
-import { brands, confusables, cryptoAssets, dataVersions, domainModel, projects, disposableEmailDomains, englishWords, freeEmailDomains, freeHostingDomains, platformPaths, riskyKeywords, shortenerDomains, suspiciousTlds, walletLures, type Brand } from "@svc/intel";
+import { brands, confusables, cryptoAssets, dataVersions, domainModel, projects, disposableEmailDomains, englishWords, freeEmailDomains, freeHostingDomains, platformPaths, popularSites, riskyKeywords, shortenerDomains, suspiciousTlds, walletLures, type Brand } from "@svc/intel";
 import { buildImpersonationIndex, type ImpersonationIndex } from "./detection/impersonation/index.js";
 import { InMemoryIntelIndex } from "./detection/intel-index.js";
 import { buildDomainModel, type DomainModel } from "./detection/model/domain-model.js";
@@ -89,6 +89,7 @@ export function defaultReference(): ReferenceData {
       "free-hosting": dataVersions["svc/free-hosting"] ?? "unknown",
       "platform-paths": dataVersions["svc/platform-paths"] ?? "unknown",
       "domain-model": dataVersions["svc/domain-model"] ?? "unknown",
+      "popular-sites": `top-sites@${dataVersions["svc/popular-sites"] ?? "?"}`,
       projects: dataVersions["svc/projects"] ?? "unknown",
       "disposable-email": `disposable-email-domains-js@${dataVersions["disposable-email-domains-js"] ?? "?"}`,
       "free-email": `email-providers@${dataVersions["email-providers"] ?? "?"}`,
@@ -111,6 +112,7 @@ export function defaultReference(): ReferenceData {
     officialDomains: new Map(brands.flatMap((b) => b.officialDomains.map((d) => [d, b] as const))),
     platforms: buildPlatformTable(platformPaths),
     protectedAddresses: [],
+    popularSites,
     domainModel: buildDomainModel(domainModel, projects, [...freeHostingDomains.keys(), ...brands.flatMap((b) => b.userContentDomains)]),
   };
   return cachedReference;

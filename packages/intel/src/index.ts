@@ -11,6 +11,7 @@ import domainModelJson from "../data/domain-model.json" with { type: "json" };
 import freeHostingJson from "../data/free-hosting.json" with { type: "json" };
 import keywordsJson from "../data/keywords.json" with { type: "json" };
 import platformPathsJson from "../data/platform-paths.json" with { type: "json" };
+import popularSitesJson from "../data/popular-sites.json" with { type: "json" };
 import projectsJson from "../data/projects.json" with { type: "json" };
 import shortenersJson from "../data/shorteners.json" with { type: "json" };
 import tldsJson from "../data/suspicious-tlds.json" with { type: "json" };
@@ -34,6 +35,7 @@ import {
   freeHostingFileSchema,
   keywordsFileSchema,
   platformPathsFileSchema,
+  popularSitesFileSchema,
   projectsFileSchema,
   shortenersFileSchema,
   suspiciousTldsFileSchema,
@@ -56,6 +58,7 @@ export {
   freeHostingFileSchema,
   keywordsFileSchema,
   platformPathsFileSchema,
+  popularSitesFileSchema,
   projectsFileSchema,
   shortenersFileSchema,
   suspiciousTldsFileSchema,
@@ -142,6 +145,10 @@ const freeHostingFile = validate(freeHostingFileSchema, freeHostingJson, "data/f
 const platformPathsFile = validate(platformPathsFileSchema, platformPathsJson, "data/platform-paths.json");
 const projectsFile = validate(projectsFileSchema, projectsJson, "data/projects.json");
 const domainModelFile = validate(domainModelFileSchema, domainModelJson, "data/domain-model.json");
+const popularSitesFile = validate(popularSitesFileSchema, popularSitesJson, "data/popular-sites.json");
+
+/** Registrable domains of the web's most-linked sites (data/popular-sites.json, from top-sites): their own names never score high. */
+export const popularSites: ReadonlySet<string> = Object.freeze(new Set(popularSitesFile.sites));
 
 /** Crypto projects' names (lower-case, 4–24 letters) and the registrable domains they own (data/projects.json). */
 export const projects: readonly { readonly names: readonly string[]; readonly domains: readonly string[] }[] = Object.freeze(projectsFile.projects.map((p) => Object.freeze({ names: Object.freeze([...p.names]), domains: Object.freeze([...p.domains]) })));
@@ -301,6 +308,7 @@ export const dataVersions: Readonly<Record<string, string>> = Object.freeze({
   "svc/platform-paths": platformPathsFile.version,
   "svc/projects": projectsFile.version,
   "svc/domain-model": domainModelFile.version,
+  "svc/popular-sites": popularSitesFile.version,
   "disposable-email-domains-js": disposablePkg.version,
   "email-providers": freeMailPkg.version,
   unhomoglyph: unhomoglyphPkg.version,

@@ -223,6 +223,19 @@ export const projectsFileSchema = z.strictObject({
   projects: z.array(z.strictObject({ names: z.array(z.string().regex(/^[a-z0-9]{4,24}$/)).min(1), domains: z.array(domain) })).min(1),
 });
 
+/** Popular sites (tools/train/popular-sites.ts): registrable domains whose own name never scores high. */
+export const popularSitesFileSchema = z.strictObject({
+  ...header,
+  note: z.string().min(10),
+  package: z.string().min(1),
+  package_version: z.string().min(1),
+  package_licence: z.string().min(1),
+  sites: z
+    .array(domain)
+    .min(1)
+    .refine((xs) => new Set(xs).size === xs.length, "duplicate popular site"),
+});
+
 /** The learned domain model (tools/train): logistic regression weights, calibration, vocabulary. */
 export const domainModelFileSchema = z.strictObject({
   ...header,

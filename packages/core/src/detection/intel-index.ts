@@ -107,9 +107,17 @@ export class InMemoryIntelIndex implements SyncIntelStore {
     const list: IntelList = m & 1 ? "block" : "allow";
     const source = this.names[(m >>> 4) & 0x3fff] as string;
     const label = this.names[(m >>> 18) & 0x3fff] as string;
+    // Four literal shapes rather than spreads (a spread copies property by property on every match).
     const version = this.sourceVersions.get(source);
-    const base = { type, value, list, source, label, ...(version ? { version } : {}) };
-    out.push(day === 0 ? { ...base, matched_on: matchedOn, matched_value: value } : { ...base, added_at: dayToIso(day), matched_on: matchedOn, matched_value: value });
+    if (version) {
+      out.push(day === 0
+        ? { type, value, list, source, label, version, matched_on: matchedOn, matched_value: value }
+        : { type, value, list, source, label, version, added_at: dayToIso(day), matched_on: matchedOn, matched_value: value });
+    } else {
+      out.push(day === 0
+        ? { type, value, list, source, label, matched_on: matchedOn, matched_value: value }
+        : { type, value, list, source, label, added_at: dayToIso(day), matched_on: matchedOn, matched_value: value });
+    }
   }
 
   private intern(name: string): number {

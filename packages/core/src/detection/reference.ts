@@ -34,6 +34,8 @@ export interface ReferenceData {
   readonly platforms: PlatformTable;
   /** Addresses that look-alikes imitate (exchange hot wallets, the account's own …). */
   readonly protectedAddresses: readonly { readonly address: string; readonly label: string }[];
+  /** Registrable domains of the web's most-linked sites: their own names never score high (decision 0051). */
+  readonly popularSites: ReadonlySet<string>;
   /** The learned domain model (decision 0023); null where none is loaded. */
   readonly domainModel: DomainModel | null;
 }

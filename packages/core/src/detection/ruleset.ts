@@ -26,6 +26,12 @@ export interface Ruleset {
   readonly withinFamilyDamping: number;
   /** Score ceiling for an entity on an allowlist (official domains stay `low` whatever else fires). */
   readonly allowlistedCeiling: number;
+  /**
+   * Score ceiling for a popular site's own name (`domain.popular_site`, decision 0051): the name
+   * evidence (model, look-alike and lexical name findings) is overridden, and only a block-list
+   * entry lifts the ceiling. Absent: popular sites get no special treatment.
+   */
+  readonly popularCeiling?: number;
   readonly thresholds: Thresholds;
   /**
    * How the learned domain model's score meets the rest (decision 0023): "max" — the higher of the
@@ -43,6 +49,7 @@ export const RULESET: Ruleset = {
   thresholds: { review: 30, block: 85 },
   withinFamilyDamping: 0.5,
   allowlistedCeiling: 10,
+  popularCeiling: 10,
   modelCombination: "name",
   familyCaps: { lexical: 55, network: 40, email: 60, phone: 60, reports: 70, graph: 60, reputation: 80 },
   rules: {
@@ -50,6 +57,7 @@ export const RULESET: Ruleset = {
     "intel.blocklisted": { points: 95, category: "intel", severity: "critical" },
     "intel.blocklisted_parent": { points: 90, category: "intel", severity: "critical" },
     "intel.allowlisted": { points: 0, category: "intel", severity: "info" },
+    "domain.popular_site": { points: 0, category: "intel", severity: "info" },
     // impersonation of brands
     "domain.lookalike_brand": { points: 75, category: "impersonation" },
     "domain.homograph": { points: 80, category: "impersonation" },

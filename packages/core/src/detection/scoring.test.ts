@@ -62,6 +62,21 @@ describe("scoring rules", () => {
     expect(stale.confidence_score).toBeLessThan(fresh.confidence_score);
   });
 
+  it("a popular site's name evidence is overridden and its score capped; other evidence is capped too, a block-list entry is not", () => {
+    const name = [f("domain.popular_site", "intel"), f("domain.model_risk", "model", 0.9), f("domain.lookalike_brand", "impersonation"), f("domain.suspicious_tld", "lexical")];
+    const r = score(name);
+    expect(r.risk_score).toBeLessThanOrEqual(RULESET.popularCeiling as number);
+    expect(r.all_signals.find((s) => s.code === "domain.model_risk")?.points).toBe(0);
+    expect(r.signals.map((s) => s.code)).toEqual(["domain.popular_site"]);
+    expect(score([...name, f("reports.community", "reports")]).risk_score).toBeLessThanOrEqual(RULESET.popularCeiling as number);
+    const listed = score([...name, f("intel.blocklisted", "intel")]);
+    expect(listed.risk_level).toBe("critical");
+    // Without the ceiling in the ruleset, popularity changes nothing.
+    const noCeiling: Ruleset = { ...RULESET, popularCeiling: undefined };
+    const plain = scoreFindings(name, { now, coverage: { evaluated: ["intel"], unavailable: [] }, expectedFamilies: ["intel"], ruleset: noCeiling });
+    expect(plain.risk_score).toBeGreaterThanOrEqual(65);
+  });
+
   it("allowlisted entities stay low whatever else fires; the overridden signals are kept at 0 points for the audit record, not given as reasons", () => {
     const r = score([f("intel.allowlisted", "intel"), f("domain.lookalike_brand", "impersonation"), f("domain.suspicious_tld", "lexical"), f("reports.community", "reports")]);
     expect(r.risk_level).toBe("low");

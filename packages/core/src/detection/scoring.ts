@@ -55,12 +55,16 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
   let allowlisted = false;
   let anyBlocklisted = false;
   let pathOnly = false;
+  let popularSite = false;
   for (const f of findings) {
     if (f.code === "intel.allowlisted" || f.code === "social.official_handle") allowlisted = true;
     else if (f.code.startsWith("intel.blocklisted")) anyBlocklisted = true;
     else if (PATH_ONLY_CODES.has(f.code)) pathOnly = true;
+    else if (f.code === "domain.popular_site") popularSite = true;
   }
   const blocklisted = !allowlisted && anyBlocklisted;
+  // A popular site's own name is not evidence against it (decision 0051); a block-list entry still counts.
+  const popular = popularSite && !anyBlocklisted && rs.popularCeiling !== undefined;
 
   // Award points: rule weight × strength; nothing when an allowlist overrides.
   // Combine: damped noisy-OR within a family (capped), plain noisy-OR across families.
@@ -78,7 +82,7 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
     const rule = rs.rules[f.code];
     ruleOf[i] = rule;
     const raw = rule ? rule.points * clamp01(f.strength ?? 1) : 0;
-    const p = allowlisted && !f.code.startsWith("intel.allow") ? 0 : Math.round(raw);
+    const p = (allowlisted && !f.code.startsWith("intel.allow")) || (popular && isNameFinding(f)) ? 0 : Math.round(raw);
     points[i] = p;
     if (p > strongest) strongest = p;
     // With the model standing for the name evidence, the name findings it reads (domain.*) are
@@ -115,12 +119,16 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
   let score = nameByModel ? Math.round(100 * (1 - clean * Math.min(1 - modelPoints / 100, 1 - rulesName))) : Math.round(100 * (1 - clean));
   if (!nameByModel && modelPoints > score) score = modelPoints;
   if (allowlisted) score = Math.min(score, rs.allowlistedCeiling);
+  if (popular) score = Math.min(score, rs.popularCeiling as number);
 
   // Confidence: agreement between independent families, strength and freshness of the sources,
   // and how much of what a full check looks at was actually looked at.
   let confidence: number;
   if (allowlisted) {
     confidence = 0.9;
+  } else if (popular) {
+    // Known: one of the web's most-linked sites.
+    confidence = 0.8;
   } else if (blocklisted) {
     let newest = Number.NEGATIVE_INFINITY;
     for (const f of findings) if (f.code.startsWith("intel.blocklisted")) newest = Math.max(newest, f.observed_at ? Date.parse(f.observed_at) : ctx.now.getTime());
@@ -163,7 +171,7 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
   // An allowlisted verdict does not give the signals it overrode as reasons: "allow, because
   // it looks like paypal.com (0 points)" misleads. They stay in the audit record.
   let reasons: Signal[] = signals;
-  if (allowlisted) {
+  if (allowlisted || popular) {
     reasons = [];
     for (const sig of signals) if (!overridden(sig, rs)) reasons.push(sig);
   }
@@ -179,7 +187,10 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
   };
 }
 
-/** A signal that would have scored but was zeroed by an allowlist. */
+/** A finding about the name itself: the model's, and the look-alike and lexical readings of the host name. */
+const isNameFinding = (f: Finding): boolean => f.family === "model" || (f.code.startsWith("domain.") && (f.family === "impersonation" || f.family === "lexical"));
+
+/** A signal that would have scored but was zeroed by an allowlist (or, for a popular site, its name evidence). */
 const overridden = (s: Signal, rs: Ruleset): boolean => s.points === 0 && !s.code.startsWith("intel.allow") && (rs.rules[s.code]?.points ?? 0) > 0;
 
 /** The least model score (`medium`) at which a brand look-alike in the name keeps the rules' reading as a floor (chosen on the valid months, decision 0023). */

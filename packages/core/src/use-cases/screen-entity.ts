@@ -8,6 +8,7 @@ import { intelFindings } from "../detection/detectors/intel.js";
 import { freeHostOf, lexicalFindings } from "../detection/detectors/lexical.js";
 import { networkFindings } from "../detection/detectors/network.js";
 import { phoneFindings } from "../detection/detectors/phone.js";
+import { popularSiteFindings } from "../detection/detectors/popular-site.js";
 import { userContentFindings } from "../detection/detectors/user-content.js";
 import { walletFindings } from "../detection/detectors/wallet.js";
 import { detectHandleImpersonation, detectImpersonation, type ImpersonationIndex } from "../detection/impersonation/index.js";
@@ -341,7 +342,10 @@ function collect(layer: Layer, deps: ScreeningDeps, g: Gathered): Collected {
         pushAll(findings, detectImpersonation(entity, deps.impersonation));
         pushAll(findings, lexicalFindings(entity, ref));
         pushAll(findings, cryptoGiveawayFindings(entity, ref));
-        if (entity.type !== "email") pushAll(findings, domainModelFindings(entity, findings, ref));
+        if (entity.type !== "email") {
+          pushAll(findings, domainModelFindings(entity, findings, ref));
+          pushAll(findings, popularSiteFindings(entity, ref, findings));
+        }
       } else {
         // A host in the platform table is a known operator's (nam02.safelinks.protection.outlook.com,
         // cloudflare-ipfs.com): its name is no evidence about the user's page, only how the URL is
@@ -442,7 +446,7 @@ function assemble(layers: readonly Layer[], deps: ScreeningDeps, options: { thre
   for (const f of findings) {
     // The model scores every name: only a score of `medium` or more says something is known.
     if (f.family === "model" ? (f.strength ?? 0) >= 0.3 : (rs.rules[f.code]?.points ?? 0) > 0 && (f.strength ?? 1) > 0) risky = true;
-    if (f.code === "intel.allowlisted" || f.code === "social.official_handle") allowlisted = true;
+    if (f.code === "intel.allowlisted" || f.code === "social.official_handle" || f.code === "domain.popular_site") allowlisted = true;
   }
   if (!risky && !allowlisted) {
     findings.push({

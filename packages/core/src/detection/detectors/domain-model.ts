@@ -1,7 +1,7 @@
 // The learned domain model as a detector: one scored finding (domain.model_risk, its points the
 // calibrated probability × 100) and, as plain reasons, the features that pushed it (decision 0023).
 import type { Entity } from "../../entities/types.js";
-import { describeReason, scoreHost } from "../model/domain-model.js";
+import { describeReason, scoreHost, type DomainModel, type ModelScore } from "../model/domain-model.js";
 import type { HostView } from "../model/features.js";
 import { source, type ReferenceData } from "../reference.js";
 import type { Finding } from "../types.js";
@@ -14,36 +14,51 @@ export function hostView(entity: Entity): HostView | null {
   return { host, registered: a.registered_domain, suffix: a.public_suffix, tld: typeof a.tld === "string" ? a.tld : "", privateSuffix: a.private_suffix === true };
 }
 
-/** Codes of the rule detectors' name findings, with their strength, as model features. */
-const RULES = new Map<string, number>();
-function ruleFeatures(findings: readonly Finding[]): Map<string, number> {
-  const out = RULES;
-  out.clear();
-  for (const f of findings) {
-    if (!f.code.startsWith("domain.") || f.family === "model") continue;
-    const s = f.strength ?? 1;
-    if (s > (out.get(f.code) ?? 0)) out.set(f.code, s);
-  }
-  return out;
+export function domainModelFindings(entity: Entity, findings: readonly Finding[], ref: ReferenceData): Finding[] {
+  const reading = modelReading(entity, findings, ref);
+  return reading?.finding ? [reading.finding] : [];
 }
 
-export function domainModelFindings(entity: Entity, findings: readonly Finding[], ref: ReferenceData): Finding[] {
+/** What the model made of a name: its raw output and the finding the check gets (null at score 0). */
+export interface ModelReading {
+  readonly logit: number;
+  readonly probability: number;
+  readonly score: number;
+  readonly reasons: readonly { readonly feature: string; readonly weight: number }[];
+  readonly words: readonly string[];
+  readonly finding: Finding | null;
+}
+
+/**
+ * The model's reading of the host of a domain, URL or e-mail address, given the rule detectors'
+ * findings; null when there is no model or no host. (The detector's whole work; its raw output is
+ * pinned on a set of names by tools/train/pin.ts, so that its scores stay bit-identical.)
+ */
+export function modelReading(entity: Entity, findings: readonly Finding[], ref: ReferenceData): ModelReading | null {
   const model = ref.domainModel;
-  if (!model) return [];
+  if (!model) return null;
   const v = hostView(entity);
-  if (!v) return [];
-  const m = scoreHost(model, v, ruleFeatures(findings));
-  if (m.score <= 0) return [];
-  const reasons = [...new Set(m.reasons.map((r) => describeReason(r, m.words)))];
-  const src = source(ref, "domain-model");
-  return [
-    {
-      code: "domain.model_risk",
-      family: "model",
-      message: `Learned name model: scores the name ${m.score} of 100 (calibrated: a scam's name ${Math.round(m.probability * 100)} % of the time where scams and other names are equally common)${reasons.length > 0 ? `, mostly because of ${reasons.slice(0, 3).join("; ")}` : ""}`,
-      evidence: { probability: Math.round(m.probability * 1000) / 1000, reasons: m.reasons.map((r) => r.feature), words: [...m.words] },
-      source: src,
-      strength: m.score / 100,
-    },
-  ];
+  if (!v) return null;
+  const m = scoreHost(model, v, findings);
+  const words = m.words.slice();
+  return { logit: m.logit, probability: m.probability, score: m.score, reasons: m.reasons, words, finding: m.score > 0 ? modelFinding(m, words, model, ref) : null };
+}
+
+function modelFinding(m: ModelScore, words: readonly string[], model: DomainModel, ref: ReferenceData): Finding {
+  // The reasons in plain words, each once (two features can read the same: digits, hyphens, length).
+  const said: string[] = [];
+  const codes: string[] = [];
+  for (const r of m.reasons) {
+    codes.push(r.feature);
+    const text = model.descriptions.get(r.feature) ?? describeReason(r, words);
+    if (said.length < 3 && !said.includes(text)) said.push(text);
+  }
+  return {
+    code: "domain.model_risk",
+    family: "model",
+    message: `Learned name model: scores the name ${m.score} of 100 (calibrated: a scam's name ${Math.round(m.probability * 100)} % of the time where scams and other names are equally common)${said.length > 0 ? `, mostly because of ${said.join("; ")}` : ""}`,
+    evidence: { probability: Math.round(m.probability * 1000) / 1000, reasons: codes, words },
+    source: source(ref, "domain-model"),
+    strength: m.score / 100,
+  };
 }

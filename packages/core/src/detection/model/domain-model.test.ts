@@ -1,16 +1,16 @@
 import { describe, expect, it } from "vitest";
 import { createScreener } from "../../screener.js";
-import { buildFeatureSpace, checkScoreMap, decodeWeights, describeReason, encodeWeights, mapScore, scoreHost, type DomainModel } from "./domain-model.js";
-import { extract, HASHED, ownName, platformOf, type HostView } from "./features.js";
+import { buildFeatureSpace, checkScoreMap, compileKnots, decodeWeights, describeReason, encodeWeights, mapScore, reasonDescriptions, scoreHost, type DomainModel } from "./domain-model.js";
+import { extract, HASHED, ownName, platformOf, type HostView, type RuleFinding } from "./features.js";
 
 const space = buildFeatureSpace(
-  ["lure:claim", "project:foreign", "project:own", "project:foreign+lure", "tld:xyz", "hosting:any", "hosting:vercel.app", "num:digits", "rule:domain.lookalike_brand", "bias"],
+  ["lure:claim", "project:foreign", "project:own", "project:foreign+lure", "tld:xyz", "hosting:any", "hosting:vercel.app", "num:digits", "rule:domain.lookalike_brand", "rule:domain.model_risk", "bias"],
   ["claim", "airdrop", "verify"],
   [{ names: ["zksync"], domains: ["zksync.io"] }],
   ["weebly.com"],
 );
 const view = (host: string, registered: string, suffix: string, privateSuffix = false): HostView => ({ host, registered, suffix, tld: suffix.split(".").pop() as string, privateSuffix });
-const namedOf = (v: HostView, rules = new Map<string, number>()): string[] => {
+const namedOf = (v: HostView, rules: readonly RuleFinding[] = []): string[] => {
   const f = extract(v, rules, space);
   const names = [...space.named].map(([k, i]) => [i, k] as const);
   const out: string[] = [];
@@ -43,14 +43,27 @@ describe("feature extraction", () => {
 
   it("weighs a name's character n-grams as one unit vector, and reads rule findings by strength", () => {
     for (const host of ["ab.com", "averyveryverylongnameindeed.com"]) {
-      const f = extract(view(host, host, "com"), new Map(), space);
+      const f = extract(view(host, host, "com"), [], space);
       let sq = 0;
       for (let i = 0; i < f.length; i++) if ((f.index[i] as number) < HASHED) sq += (f.value[i] as number) ** 2;
       expect(sq).toBeCloseTo(1, 5);
     }
-    const f = extract(view("paypa1.com", "paypa1.com", "com"), new Map([["domain.lookalike_brand", 0.75]]), space);
+    const f = extract(view("paypa1.com", "paypa1.com", "com"), [{ code: "domain.lookalike_brand", family: "impersonation", strength: 0.75 }], space);
     const i = space.named.get("rule:domain.lookalike_brand") as number;
     expect(f.value[Array.from(f.index).indexOf(i)]).toBeCloseTo(0.75);
+    // One feature per code at its highest strength; other families' codes and the model's own finding are not read.
+    const rules: RuleFinding[] = [
+      { code: "domain.lookalike_brand", family: "impersonation", strength: 0.5 },
+      { code: "intel.blocklisted", family: "intel" },
+      { code: "domain.model_risk", family: "model", strength: 0.9 },
+      { code: "domain.lookalike_brand", family: "impersonation", strength: 0.8 },
+      { code: "domain.lookalike_brand", family: "impersonation", strength: 0.6 },
+    ];
+    const g = extract(view("paypa1.com", "paypa1.com", "com"), rules, space);
+    const at = Array.from(g.index.subarray(0, g.length)).flatMap((x, k) => (x === i ? [k] : []));
+    expect(at).toHaveLength(1);
+    expect(g.value[at[0] as number]).toBeCloseTo(0.8);
+    expect(namedOf(view("paypa1.com", "paypa1.com", "com"), [{ code: "domain.model_risk", family: "model" }])).not.toContain("rule:domain.model_risk");
   });
 });
 
@@ -87,13 +100,14 @@ describe("calibration mapping", () => {
 
 describe("explanations", () => {
   it("names the features that pushed the score, in plain words", () => {
-    const weights = new Float32Array(HASHED + 10);
+    const weights = new Float32Array(HASHED + space.named.size);
     weights[space.named.get("lure:claim") as number] = 2;
     weights[space.named.get("project:foreign") as number] = 1.5;
     weights[space.named.get("tld:xyz") as number] = 0.5;
     weights[space.named.get("bias") as number] = -3;
-    const model: DomainModel = { version: "t", space, weights, names: [...space.named.keys()], a: 1, b: 0, scoreMap: [] };
-    const m = scoreHost(model, view("zksyncclaim.xyz", "zksyncclaim.xyz", "xyz"), new Map());
+    const names = [...space.named.keys()];
+    const model: DomainModel = { version: "t", space, weights, names, a: 1, b: 0, scoreMap: [], knots: compileKnots([]), descriptions: reasonDescriptions(names) };
+    const m = scoreHost(model, view("zksyncclaim.xyz", "zksyncclaim.xyz", "xyz"), []);
     expect(m.logit).toBeCloseTo(1, 5);
     expect(m.score).toBe(73);
     expect(m.reasons.map((r) => r.feature)).toEqual(["lure:claim", "project:foreign", "tld:xyz"]);

@@ -1,7 +1,7 @@
 // The learned domain model at run time: logistic regression over the features of features.ts,
 // calibrated (Platt) to a probability, mapped onto 0–100, and explained by the named features
 // that pushed it (decision 0023). Pure: weights come in as data from @svc/intel.
-import { extract, HASHED, PREFIX_BITS, wordHash, type FeatureSpace, type HostView, type VocabEntry } from "./features.js";
+import { extract, HASHED, PREFIX_BITS, wordHash, type FeatureSpace, type HostView, type RuleFinding, type VocabEntry } from "./features.js";
 
 /** The stored model (packages/intel/data/domain-model.json). */
 export interface DomainModelData {
@@ -37,23 +37,42 @@ export interface DomainModel {
   readonly a: number;
   readonly b: number;
   readonly scoreMap: readonly (readonly [number, number])[];
+  /** The score map as two arrays (log-odds, score), read on every check. */
+  readonly knots: Knots;
+  /** The plain words of every reason that does not depend on the name (all but a project's name found). */
+  readonly descriptions: ReadonlyMap<string, string>;
+}
+
+/** A score map's knots as typed arrays. */
+export interface Knots {
+  readonly t: Float64Array;
+  readonly s: Float64Array;
+}
+
+export function compileKnots(knots: readonly (readonly [number, number])[]): Knots {
+  return { t: Float64Array.from(knots, (k) => k[0]), s: Float64Array.from(knots, (k) => k[1]) };
 }
 
 /** Score 0–100 of calibrated log-odds t by the model's knots (monotone, piecewise linear). */
 export function mapScore(t: number, knots: readonly (readonly [number, number])[]): number {
-  if (knots.length === 0) return Math.round(100 / (1 + Math.exp(-t)));
-  const first = knots[0] as readonly [number, number];
-  const last = knots[knots.length - 1] as readonly [number, number];
-  if (t <= first[0]) return Math.round(first[1]);
-  if (t >= last[0]) return Math.round(last[1]);
-  for (let i = 1; i < knots.length; i++) {
-    const [t1, s1] = knots[i] as readonly [number, number];
+  return scoreOnKnots(t, compileKnots(knots));
+}
+
+export function scoreOnKnots(t: number, k: Knots): number {
+  const n = k.t.length;
+  if (n === 0) return Math.round(100 / (1 + Math.exp(-t)));
+  if (t <= (k.t[0] as number)) return Math.round(k.s[0] as number);
+  if (t >= (k.t[n - 1] as number)) return Math.round(k.s[n - 1] as number);
+  for (let i = 1; i < n; i++) {
+    const t1 = k.t[i] as number;
     if (t <= t1) {
-      const [t0, s0] = knots[i - 1] as readonly [number, number];
+      const s1 = k.s[i] as number;
+      const t0 = k.t[i - 1] as number;
+      const s0 = k.s[i - 1] as number;
       return Math.round(t1 === t0 ? s1 : s0 + ((t - t0) / (t1 - t0)) * (s1 - s0));
     }
   }
-  return Math.round(last[1]);
+  return Math.round(k.s[n - 1] as number);
 }
 
 /** Checks a score map: knots increasing in log-odds and in score, scores within 0–100. */
@@ -99,7 +118,14 @@ export function buildFeatureSpace(named: readonly string[], lureWords: readonly 
       owners.set(d, set);
     }
   }
-  return { named: namedIndex, words, maxWord: MAX_WORD, minWord: MIN_WORD, prefixes, owners, hosting: new Set(hosting) };
+  return { named: namedIndex, tlds: byPrefix(namedIndex, "tld:"), platforms: byPrefix(namedIndex, "hosting:"), rules: byPrefix(namedIndex, "rule:"), words, maxWord: MAX_WORD, minWord: MIN_WORD, prefixes, owners, hosting: new Set(hosting) };
+}
+
+/** The named features `prefix` + value, keyed by the value. */
+export function byPrefix(named: ReadonlyMap<string, number>, prefix: string): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const [k, i] of named) if (k.startsWith(prefix)) out.set(k.slice(prefix.length), i);
+  return out;
 }
 
 export function decodeWeights(b64: string, scale: number, length: number): Float32Array {
@@ -127,7 +153,14 @@ export function buildDomainModel(data: DomainModelData, projects: readonly Proje
   if (data.hashed !== HASHED) throw new Error(`domain model ${data.version}: built for ${data.hashed} hashed features, this engine uses ${HASHED}`);
   const space = buildFeatureSpace(data.named, data.lureWords, projects, hosting);
   checkScoreMap(data.scoreMap);
-  return { version: data.version, space, weights: decodeWeights(data.weights, data.scale, HASHED + data.named.length), names: data.named, a: data.calibration.a, b: data.calibration.b, scoreMap: data.scoreMap };
+  return { version: data.version, space, weights: decodeWeights(data.weights, data.scale, HASHED + data.named.length), names: data.named, a: data.calibration.a, b: data.calibration.b, scoreMap: data.scoreMap, knots: compileKnots(data.scoreMap), descriptions: reasonDescriptions(data.named) };
+}
+
+/** The plain words of each named feature's reason (and the n-grams'), made once; a project's name found is worded per name. */
+export function reasonDescriptions(named: readonly string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const f of ["ngrams", ...named]) if (f !== "project:foreign" && f !== "project:foreign+lure") out.set(f, describeReason({ feature: f, weight: 0 }, []));
+  return out;
 }
 
 /** One reason the model gave a name its score. */
@@ -151,7 +184,7 @@ export interface ModelScore {
 }
 
 /** Raw logit of a host (for training and calibration). */
-export function logitOf(model: Pick<DomainModel, "space" | "weights">, v: HostView, rules: ReadonlyMap<string, number>): number {
+export function logitOf(model: Pick<DomainModel, "space" | "weights">, v: HostView, rules: readonly RuleFinding[]): number {
   const f = extract(v, rules, model.space);
   let z = 0;
   for (let i = 0; i < f.length; i++) z += (model.weights[f.index[i] as number] as number) * (f.value[i] as number);
@@ -160,7 +193,7 @@ export function logitOf(model: Pick<DomainModel, "space" | "weights">, v: HostVi
 
 const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 
-export function scoreHost(model: DomainModel, v: HostView, rules: ReadonlyMap<string, number>): ModelScore {
+export function scoreHost(model: DomainModel, v: HostView, rules: readonly RuleFinding[]): ModelScore {
   const f = extract(v, rules, model.space);
   let z = 0;
   let ngrams = 0;
@@ -176,7 +209,7 @@ export function scoreHost(model: DomainModel, v: HostView, rules: ReadonlyMap<st
   if (ngrams > 0.05) keepTop(top, "ngrams", ngrams);
   const t = model.a * z + model.b;
   const probability = sigmoid(t);
-  return { logit: z, probability, score: mapScore(t, model.scoreMap), reasons: top, words: f.words };
+  return { logit: z, probability, score: scoreOnKnots(t, model.knots), reasons: top, words: f.words };
 }
 
 function keepTop(top: Contribution[], feature: string, weight: number): void {

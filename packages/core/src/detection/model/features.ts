@@ -21,6 +21,14 @@ export interface VocabEntry {
 export interface FeatureSpace {
   /** Named features → index (≥ HASHED). */
   readonly named: ReadonlyMap<string, number>;
+  /**
+   * The same indices of the named features made of a prefix and a value (`tld:xyz`,
+   * `hosting:vercel.app`, `rule:domain.lookalike_brand`), keyed by the value alone: looked up
+   * without building the feature's name on every check.
+   */
+  readonly tlds: ReadonlyMap<string, number>;
+  readonly platforms: ReadonlyMap<string, number>;
+  readonly rules: ReadonlyMap<string, number>;
   /** Hash of a word → the words with that hash (lure words and project names, 4–24 letters). */
   readonly words: ReadonlyMap<number, readonly VocabEntry[]>;
   readonly maxWord: number;
@@ -42,6 +50,13 @@ export interface HostView {
   readonly privateSuffix: boolean;
 }
 
+/** A rule detector's finding as the model reads it: `domain.*` codes (not the model's own) with their strength. */
+export interface RuleFinding {
+  readonly code: string;
+  readonly family?: string;
+  readonly strength?: number;
+}
+
 export interface Features {
   /** Scratch buffers: entries 0 … length−1 are this host's. */
   readonly index: Int32Array;
@@ -54,6 +69,10 @@ export interface Features {
 /** A 32-bit FNV-1a step. */
 const step = (h: number, c: number): number => Math.imul(h ^ c, 0x01000193);
 const FNV = 0x811c9dc5;
+
+/** The n-gram hash's start in the main label and in the other labels (one FNV step of a salt). */
+const MAIN_SEED = step(FNV, 0x9e3779b1);
+const OTHER_SEED = step(FNV, 0x85ebca6b);
 
 /** Size of the prefix bitmap, in bits (a power of two). */
 export const PREFIX_BITS = 1 << 20;
@@ -80,6 +99,12 @@ export function ownName(v: HostView, platform: string | null): string {
   return v.host.length > base.length ? v.host.slice(0, v.host.length - base.length - 1) : "";
 }
 
+/** Whether `codes` holds `word` from position `at`. */
+function sameCodes(codes: Uint16Array, at: number, word: string): boolean {
+  for (let k = 0; k < word.length; k++) if (codes[at + k] !== word.charCodeAt(k)) return false;
+  return true;
+}
+
 /** The hosting platform a user's site is on, or null. */
 export function platformOf(v: HostView, space: FeatureSpace): string | null {
   if (v.privateSuffix) return v.suffix;
@@ -100,13 +125,19 @@ function named(space: FeatureSpace, name: string, x = 1): void {
   const i = space.named.get(name);
   if (i !== undefined) add(i, x);
 }
+function namedAt(i: number | undefined, x: number): void {
+  if (i !== undefined) add(i, x);
+}
 const COUNTS = new Uint8Array(38);
+/** The name without its hyphens, as character codes (words are read across hyphens). */
+const COMPACT = new Uint16Array(256);
 
 /**
- * The features of a host. `rules` are the rule detectors' findings (code → strength). The
+ * The features of a host. `rules` are the rule detectors' findings: each `domain.*` code (the
+ * model's own findings aside) is a feature at its highest strength, in the order first found. The
  * returned arrays are views of scratch buffers: read them before the next call.
  */
-export function extract(v: HostView, rules: ReadonlyMap<string, number>, space: FeatureSpace): Features {
+export function extract(v: HostView, rules: readonly RuleFinding[], space: FeatureSpace): Features {
   n = 0;
   const words = WORDS;
   words.length = 0;
@@ -124,11 +155,10 @@ export function extract(v: HostView, rules: ReadonlyMap<string, number>, space: 
   let start = 0;
   for (let e = 0; e <= name.length; e++) {
     if (e < name.length && name.charCodeAt(e) !== 0x2e) continue;
-    const isMain = e === name.length;
-    const salt = isMain ? 0x9e3779b1 : 0x85ebca6b;
+    const seed = e === name.length ? MAIN_SEED : OTHER_SEED;
     // positions start-1 … e (boundaries as code 0x5e '^' and 0x24 '$')
     for (let i = start - 1; i < e; i++) {
-      let h = step(FNV, salt);
+      let h = seed;
       for (let k = 0; k < 5 && i + k <= e; k++) {
         const p = i + k;
         const c = p < start ? 0x5e : p >= e ? 0x24 : name.charCodeAt(p);
@@ -156,31 +186,38 @@ export function extract(v: HostView, rules: ReadonlyMap<string, number>, space: 
     for (let i = 0; i < grams; i++) VAL[i] = unit;
   }
   // Words inside the labels: lure words and projects' names, read across hyphens.
-  const compact = name.replaceAll("-", "");
+  const compact = COMPACT;
+  let clen = 0;
+  for (let p = 0; p < name.length && clen < compact.length; p++) {
+    const c = name.charCodeAt(p);
+    if (c !== 0x2d) compact[clen++] = c;
+  }
   let foreignProject = false;
   let ownProject = false;
   let lures = 0;
-  const owners = space.owners.get(v.registered);
-  for (let i = 0; i < compact.length; i++) {
+  // Whose domain this is, looked up only once a project's name is found (most names hold none).
+  let owners: ReadonlySet<string> | undefined | null = null;
+  const prefixes = space.prefixes;
+  for (let i = 0; i < clen; i++) {
     let h = FNV;
-    for (let j = i; j < compact.length && j - i < space.maxWord; j++) {
-      const c = compact.charCodeAt(j);
+    for (let j = i; j < clen && j - i < space.maxWord; j++) {
+      const c = compact[j] as number;
       if (c === 0x2e) break;
       h = step(h, c);
       const hb = (h >>> 0) & (PREFIX_BITS - 1);
-      if (((space.prefixes[hb >>> 5] as number) & (1 << (hb & 31))) === 0) break;
+      if (((prefixes[hb >>> 5] as number) & (1 << (hb & 31))) === 0) break;
       if (j - i + 1 < space.minWord) continue;
       const hits = space.words.get(h >>> 0);
       if (!hits) continue;
       for (const w of hits) {
-        if (w.word.length !== j - i + 1 || !compact.startsWith(w.word, i)) continue;
+        if (w.word.length !== j - i + 1 || !sameCodes(compact, i, w.word)) continue;
         if (w.kind === "lure") {
           if (!words.includes(w.key)) {
             words.push(w.key);
             named(space, w.key);
             lures++;
           }
-        } else if (owners?.has(w.word)) {
+        } else if ((owners === null ? (owners = space.owners.get(v.registered)) : owners)?.has(w.word)) {
           ownProject = true;
         } else if (!words.includes(w.key)) {
           words.push(w.key);
@@ -193,10 +230,10 @@ export function extract(v: HostView, rules: ReadonlyMap<string, number>, space: 
   if (ownProject) named(space, "project:own");
   if (foreignProject && lures > 0) named(space, "project:foreign+lure");
   if (lures > 1) named(space, "lure:several");
-  named(space, `tld:${v.tld}`);
+  namedAt(space.tlds.get(v.tld), 1);
   if (platform) {
     named(space, "hosting:any");
-    named(space, `hosting:${platform}`);
+    namedAt(space.platforms.get(platform), 1);
   } else if (v.host !== v.registered) {
     named(space, "subdomain:any");
   }
@@ -214,10 +251,28 @@ export function extract(v: HostView, rules: ReadonlyMap<string, number>, space: 
   const total = letters + digits;
   if (total > 0) {
     let ent = 0;
-    for (const k of counts) if (k > 0) ent -= (k / total) * Math.log2(k / total);
+    for (let i = 0; i < counts.length; i++) {
+      const k = counts[i] as number;
+      if (k === 0) continue;
+      const q = k / total;
+      ent -= q * Math.log2(q);
+    }
     named(space, "num:entropy", Math.min(1, ent / 4.5));
   }
-  for (const [code, strength] of rules) named(space, `rule:${code}`, strength);
+  // Rule findings: one feature per code at its highest strength, in the order first found.
+  const first = n;
+  for (let r = 0; r < rules.length; r++) {
+    const f = rules[r] as RuleFinding;
+    if (f.family === "model" || !f.code.startsWith("domain.")) continue;
+    const i = space.rules.get(f.code);
+    if (i === undefined) continue;
+    const x = f.strength ?? 1;
+    let k = first;
+    while (k < n && IDX[k] !== i) k++;
+    if (k < n) {
+      if (x > (VAL[k] as number)) VAL[k] = x;
+    } else if (x > 0) add(i, x);
+  }
   named(space, "bias");
   FEATURES.length = n;
   return FEATURES;
