@@ -30,7 +30,10 @@ export interface ScreeningDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly ruleset?: Ruleset;
-  /** Per outside source; a source slower than this is reported unavailable, never "clean". */
+  /**
+   * The deadline of a check's asynchronous sources, kept by `clock.deadline`: a source slower than
+   * this is reported unavailable, never "clean". (Sources held in memory need no deadline.)
+   */
   readonly sourceTimeoutMs?: number;
 }
 
@@ -75,61 +78,26 @@ const EXPECTED: Readonly<Record<EntityType, readonly Family[]>> = {
 };
 
 /**
- * Deadlines of the sources being consulted, watched by one timer for all of them: a check asks
- * three or four sources, and a timer plus an AbortController per source cost more than the
- * in-memory lookups they guard. The sweep runs every DEADLINE_SWEEP_MS while anything waits, so
- * a deadline fires up to that much late; the timer never keeps a process alive.
+ * Runs one outside (asynchronous) source until the check's deadline; a failure is an outcome, not
+ * an exception. Every source of a check shares one deadline signal (they start together): a
+ * provider gets it to cancel its own request, and a source still pending when it aborts is
+ * reported unavailable while its late answer is dropped.
  */
-const DEADLINE_SWEEP_MS = 20;
-interface Deadline { readonly at: number; fire(): void }
-const deadlines = new Set<Deadline>();
-let sweeper: ReturnType<typeof setInterval> | null = null;
-
-function watchDeadline(d: Deadline): void {
-  deadlines.add(d);
-  if (sweeper !== null) return;
-  sweeper = setInterval(() => {
-    const t = Date.now();
-    for (const w of deadlines) {
-      if (w.at <= t) {
-        deadlines.delete(w);
-        w.fire();
-      }
-    }
-    if (deadlines.size === 0 && sweeper !== null) {
-      clearInterval(sweeper);
-      sweeper = null;
-    }
-  }, DEADLINE_SWEEP_MS);
-  (sweeper as { unref?: () => void }).unref?.();
-}
-
-/** Given to sources that take no signal of their own: it never aborts. */
-const NEVER_ABORTED = new AbortController().signal;
-
-/**
- * Runs one outside (asynchronous) source with a deadline; a failure is an outcome, not an
- * exception. `cancellable` sources (outside providers) get a signal that aborts at the deadline.
- */
-async function consult<T>(name: string, timeoutMs: number, now: () => number, run: (signal: AbortSignal) => Promise<T>, cancellable = false): Promise<{ value: T | null; outcome: SourceOutcome }> {
+async function consult<T>(name: string, deadline: Deadline, now: () => number, run: (signal: AbortSignal) => Promise<T>): Promise<{ value: T | null; outcome: SourceOutcome }> {
   const started = now();
-  const controller = cancellable ? new AbortController() : null;
-  let timedOut = false;
+  const { signal } = deadline;
   try {
     const value = await new Promise<T>((resolve, reject) => {
-      const deadline: Deadline = {
-        at: Date.now() + timeoutMs,
-        fire: () => {
-          timedOut = true;
-          controller?.abort();
-          reject(new Error(`timed out after ${timeoutMs} ms`));
-        },
-      };
-      watchDeadline(deadline);
-      const settle = (): void => void deadlines.delete(deadline);
+      if (signal.aborted) {
+        reject(new Error(deadline.reason));
+        return;
+      }
+      const onAbort = (): void => reject(new Error(deadline.reason));
+      signal.addEventListener("abort", onAbort, { once: true });
+      const settle = (): void => signal.removeEventListener("abort", onAbort);
       let pending: Promise<T>;
       try {
-        pending = run(controller?.signal ?? NEVER_ABORTED);
+        pending = run(signal);
       } catch (e) {
         settle();
         reject(e);
@@ -140,8 +108,18 @@ async function consult<T>(name: string, timeoutMs: number, now: () => number, ru
     return { value, outcome: { source: name, status: "ok", ms: now() - started } };
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
-    return { value: null, outcome: { source: name, status: timedOut ? "unavailable" : "error", ms: now() - started, reason } };
+    return { value: null, outcome: { source: name, status: signal.aborted ? "unavailable" : "error", ms: now() - started, reason } };
   }
+}
+
+/** The deadline of one check's sources: the clock's signal, or one that never aborts when the clock keeps none. */
+interface Deadline {
+  readonly signal: AbortSignal;
+  readonly reason: string;
+}
+
+function deadlineOf(clock: Clock, timeoutMs: number): Deadline {
+  return { signal: clock.deadline?.(timeoutMs) ?? new AbortController().signal, reason: `timed out after ${timeoutMs} ms` };
 }
 
 /**
@@ -260,15 +238,15 @@ function gatherInMemory(entity: Entity, deps: ScreeningDeps): Gathered {
 async function gatherFromSources(entity: Entity, deps: ScreeningDeps): Promise<Gathered> {
   const now = deps.clock.now();
   const tick = (): number => deps.clock.now().getTime();
-  const timeout = deps.sourceTimeoutMs ?? DEFAULT_SOURCE_TIMEOUT_MS;
+  const deadline = deadlineOf(deps.clock, deps.sourceTimeoutMs ?? DEFAULT_SOURCE_TIMEOUT_MS);
   const [intel, reports, graph, recent, ...provided] = await Promise.all([
-    consult<readonly IntelMatch[]>("intel", timeout, tick, () => deps.intel.lookup(entity)),
-    deps.reports ? consult<ReportEvidence | null>("reports", timeout, tick, () => deps.reports!.forEntity(entity.id, now)) : null,
-    deps.graph ? consult<readonly GraphPath[]>("graph", timeout, tick, () => deps.graph!.badNeighbours(entity.id, GRAPH_DEPTH, now)) : null,
+    consult<readonly IntelMatch[]>("intel", deadline, tick, () => deps.intel.lookup(entity)),
+    deps.reports ? consult<ReportEvidence | null>("reports", deadline, tick, () => deps.reports!.forEntity(entity.id, now)) : null,
+    deps.graph ? consult<readonly GraphPath[]>("graph", deadline, tick, () => deps.graph!.badNeighbours(entity.id, GRAPH_DEPTH, now)) : null,
     entity.type === "wallet" && deps.recentAddresses
-      ? consult("recent-addresses", timeout, tick, () => deps.recentAddresses!.recent(String(entity.attributes.chain ?? "")))
+      ? consult("recent-addresses", deadline, tick, () => deps.recentAddresses!.recent(String(entity.attributes.chain ?? "")))
       : null,
-    ...(deps.providers ?? []).filter((p) => p.types.includes(entity.type)).map((p) => consult(p.name, timeout, tick, (signal) => p.check(entity.type, entity.value, signal), true)),
+    ...(deps.providers ?? []).filter((p) => p.types.includes(entity.type)).map((p) => consult(p.name, deadline, tick, (signal) => p.check(entity.type, entity.value, signal))),
   ]);
   const intelVersion = intel.outcome.status === "ok" ? await deps.intel.version().catch(() => "unavailable") : "unavailable";
   return {
