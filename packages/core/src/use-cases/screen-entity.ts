@@ -79,47 +79,44 @@ const EXPECTED: Readonly<Record<EntityType, readonly Family[]>> = {
 
 /**
  * Runs one outside (asynchronous) source until the check's deadline; a failure is an outcome, not
- * an exception. Every source of a check shares one deadline signal (they start together): a
- * provider gets it to cancel its own request, and a source still pending when it aborts is
- * reported unavailable while its late answer is dropped.
+ * an exception. A provider gets the deadline's signal to cancel its own request; a source still
+ * pending when it aborts is reported unavailable and its late answer is dropped.
  */
 async function consult<T>(name: string, deadline: Deadline, now: () => number, run: (signal: AbortSignal) => Promise<T>): Promise<{ value: T | null; outcome: SourceOutcome }> {
   const started = now();
-  const { signal } = deadline;
   try {
-    const value = await new Promise<T>((resolve, reject) => {
-      if (signal.aborted) {
-        reject(new Error(deadline.reason));
-        return;
-      }
-      const onAbort = (): void => reject(new Error(deadline.reason));
-      signal.addEventListener("abort", onAbort, { once: true });
-      const settle = (): void => signal.removeEventListener("abort", onAbort);
-      let pending: Promise<T>;
-      try {
-        pending = run(signal);
-      } catch (e) {
-        settle();
-        reject(e);
-        return;
-      }
-      pending.then((v) => { settle(); resolve(v); }, (e: unknown) => { settle(); reject(e); });
-    });
+    const value = await Promise.race([run(deadline.signal), deadline.expired]);
     return { value, outcome: { source: name, status: "ok", ms: now() - started } };
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
-    return { value: null, outcome: { source: name, status: signal.aborted ? "unavailable" : "error", ms: now() - started, reason } };
+    return { value: null, outcome: { source: name, status: deadline.signal.aborted ? "unavailable" : "error", ms: now() - started, reason } };
   }
 }
 
-/** The deadline of one check's sources: the clock's signal, or one that never aborts when the clock keeps none. */
+/**
+ * The deadline of one check's sources (they start together, so they share it): the clock's
+ * signal, and a promise that rejects when it aborts, raced by every source. One listener per
+ * check, taken off when the check is done.
+ */
 interface Deadline {
   readonly signal: AbortSignal;
-  readonly reason: string;
+  readonly expired: Promise<never>;
+  release(): void;
 }
 
 function deadlineOf(clock: Clock, timeoutMs: number): Deadline {
-  return { signal: clock.deadline?.(timeoutMs) ?? new AbortController().signal, reason: `timed out after ${timeoutMs} ms` };
+  const signal = clock.deadline?.(timeoutMs);
+  // A clock that keeps no deadlines: sources take the time they take.
+  if (!signal) return { signal: new AbortController().signal, expired: new Promise<never>(() => {}), release: () => {} };
+  let onAbort = (): void => {};
+  const expired = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new Error(`timed out after ${timeoutMs} ms`));
+  });
+  // Rejected with no source left racing it (all answered): not an unhandled rejection.
+  expired.catch(() => {});
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
+  return { signal, expired, release: () => signal.removeEventListener("abort", onAbort) };
 }
 
 /**
@@ -247,7 +244,7 @@ async function gatherFromSources(entity: Entity, deps: ScreeningDeps): Promise<G
       ? consult("recent-addresses", deadline, tick, () => deps.recentAddresses!.recent(String(entity.attributes.chain ?? "")))
       : null,
     ...(deps.providers ?? []).filter((p) => p.types.includes(entity.type)).map((p) => consult(p.name, deadline, tick, (signal) => p.check(entity.type, entity.value, signal))),
-  ]);
+  ]).finally(deadline.release);
   const intelVersion = intel.outcome.status === "ok" ? await deps.intel.version().catch(() => "unavailable") : "unavailable";
   return {
     intel,
