@@ -52,13 +52,37 @@ export default tseslint.config(
     },
   },
   {
+    // The core keeps no time of its own: it reads the time and gets deadlines from the Clock port
+    // (decision 0068). Only the system clock adapter it ships for the embedded library may.
+    files: ["packages/core/src/**/*.ts"],
+    ignores: ["packages/core/src/**/*.test.ts", "packages/core/src/system-clock.ts"],
+    rules: {
+      "no-restricted-globals": ["error",
+        ...["setTimeout", "setInterval", "setImmediate", "clearTimeout", "clearInterval", "clearImmediate"].map((name) => ({ name, message: "@svc/core starts no timers: take a deadline from the Clock port (clock.deadline)." })),
+      ],
+      "no-restricted-properties": ["error",
+        { object: "Date", property: "now", message: "@svc/core reads the time from the Clock port (clock.now())." },
+        { object: "performance", property: "now", message: "@svc/core reads the time from the Clock port (clock.now())." },
+        { object: "AbortSignal", property: "timeout", message: "@svc/core starts no timers: take a deadline from the Clock port (clock.deadline)." },
+        { object: "globalThis", property: "setTimeout", message: "@svc/core starts no timers." },
+        { object: "globalThis", property: "setInterval", message: "@svc/core starts no timers." },
+      ],
+      "no-restricted-syntax": ["error",
+        { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: "@svc/core reads the time from the Clock port (clock.now())." },
+      ],
+    },
+  },
+  {
     files: ["packages/core/**/*.ts", "packages/intel/**/*.ts"],
     rules: {
       "no-restricted-imports": ["error", {
-        paths: NODE_IO.flatMap((m) => [
-          { name: `node:${m}`, message: "@svc/core is pure: I/O belongs in an adapter." },
-          { name: m, message: "@svc/core is pure: I/O belongs in an adapter." },
-        ]),
+        paths: [
+          ...NODE_IO.flatMap((m) => [
+            { name: `node:${m}`, message: "@svc/core is pure: I/O belongs in an adapter." },
+            { name: m, message: "@svc/core is pure: I/O belongs in an adapter." },
+          ]),
+          { name: "@svc/server-ports", message: "The embedded library carries no server ports: @svc/server-ports builds on @svc/core, not the other way round." },
+        ],
         patterns: [{ group: NOT_IN_CORE, message: "@svc/core must not depend on frameworks or drivers." }],
       }],
     },

@@ -36,7 +36,7 @@ class SlowFirstSequencer extends BaseSequencer {
 // requests, a database restart and blackhole under load, worker kills) run after everything
 // else, one file at a time: on a 2-core machine the rest of the suite would starve the
 // processes they time. They are listed in TIMING_FILES and left out of their own projects.
-export const TIMING_FILES = ["apps/api/src/shutdown.test.ts", "apps/api/src/http-server.test.ts", "tools/soak/faults.test.ts"];
+export const TIMING_FILES = ["apps/api/src/shutdown.test.ts", "apps/api/src/http-server.test.ts", "apps/api/src/scale-out.test.ts", "tools/soak/faults.test.ts"];
 
 export default defineConfig({
   test: {

@@ -10,7 +10,7 @@ import http from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { apiKeyFromSecret } from "@svc/core";
+import { apiKeyFromSecret } from "@svc/server-ports";
 import { sleep, spawnTs, type Child } from "../bench/async/support.js";
 
 export { sleep };

@@ -1,6 +1,7 @@
 import { AuditRecordSchema, BatchResponseSchema, GraphResponseSchema, HistoryResponseSchema, ProblemSchema, ReportAcceptedSchema, VerdictSchema } from "@svc/contracts";
 import { createHash } from "node:crypto";
-import { canonicalJson, formatApiKey } from "@svc/core";
+import { canonicalJson } from "@svc/core";
+import { formatApiKey } from "@svc/server-ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "./test-support.js";
 

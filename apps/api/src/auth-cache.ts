@@ -1,4 +1,5 @@
-import type { Account, AccountRepository, ApiKeyRecord, ApiKeyRepository, Clock } from "@svc/core";
+import type { Clock } from "@svc/core";
+import type { Account, AccountRepository, ApiKeyRecord, ApiKeyRepository } from "@svc/server-ports";
 
 /** A small time-bounded, size-bounded cache; only found values are kept. */
 class TtlCache<V> {

@@ -1,5 +1,5 @@
 import { BillingStatusSchema, CheckoutSessionSchema, ProblemSchema, RefundResultSchema } from "@svc/contracts";
-import { hashApiKey } from "@svc/core";
+import { hashApiKey } from "@svc/server-ports";
 import { fixedClock, invoiceObject, startFakeStripe, subscriptionObject, type FakeStripe } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "./test-support.js";

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { apiKeyFromSecret, apiKeyHint, formatApiKey, hashApiKey, type AccountRepository, type ApiKeyRepository, type Clock } from "@svc/core";
+import { type Clock } from "@svc/core";
+import { apiKeyFromSecret, apiKeyHint, formatApiKey, hashApiKey, type AccountRepository, type ApiKeyRepository } from "@svc/server-ports";
 
 import { OPERATOR_PLAN } from "./plans.js";
 

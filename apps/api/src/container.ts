@@ -1,10 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import {
-  randomIds, systemClock,
-  type AccountRepository, type ApiKeyRepository, type CheckRepository, type Clock, type GraphRepository, type IdGenerator, type IdempotencyStore,
-  type IntelStore, type ReportRepository, type ScreeningDeps, type UsageCounter,
-} from "@svc/core";
+import { randomIds, systemClock, type CheckRepository, type Clock, type GraphRepository, type IdGenerator, type IntelStore, type ReportRepository, type ScreeningDeps } from "@svc/core";
+import { type AccountRepository, type ApiKeyRepository, type IdempotencyStore, type UsageCounter } from "@svc/server-ports";
 import {
   CoalescedRateLimiter, CoalescedUsage, databaseIntel, databaseScreeningDeps, FeedSync, GraphLearner,
   buildReputationProviders, diskSpaceGuard, openDataSource, TypeOrmAccountRepository, TypeOrmApiKeyRepository, TypeOrmCheckRepository, TypeOrmGraphRepository, TypeOrmIdempotencyStore,
@@ -14,7 +11,7 @@ import {
 import {
   ACCOUNT_PURGE_QUEUE, AddressPolicy, createAccountPurgeQueue, createCheckQueues, PgBossJobQueue, SqlJobQueue, SsrfWebhookUrlGuard, TypeOrmAsyncJobStore, TypeOrmWebhookSecretStore,
 } from "@svc/jobs";
-import type { JobQueue } from "@svc/core";
+import type { JobQueue } from "@svc/server-ports";
 import type { EntityManager } from "typeorm";
 import { Container, type ServiceIdentifier } from "inversify";
 import type { Logger } from "pino";

@@ -1,6 +1,6 @@
 import { DeletionRequestSchema, ProblemSchema, ReviewQueueSchema, ReviewSchema } from "@svc/contracts";
 import { randomUUID } from "node:crypto";
-import { hashApiKey } from "@svc/core";
+import { hashApiKey } from "@svc/server-ports";
 import type { RunningWorker } from "@svc/jobs";
 import { anonymousRef, KEPT_ANONYMISED, TypeOrmServerSecrets } from "@svc/persistence";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

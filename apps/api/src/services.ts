@@ -1,8 +1,6 @@
-import type {
-  AccountRepository, ApiKeyRepository, CheckRepository, Clock, GraphRepository, IdGenerator, IdempotencyStore, NewGraphEdge, NewGraphNode, ReportRepository,
-  RateLimiter, ScreeningDeps, UsageCounter,
-} from "@svc/core";
-import type { AsyncJobStore, WebhookSecretStore, WebhookUrlGuard } from "@svc/core";
+import type { CheckRepository, Clock, GraphRepository, IdGenerator, NewGraphEdge, NewGraphNode, ReportRepository, ScreeningDeps } from "@svc/core";
+import type { AccountRepository, ApiKeyRepository, IdempotencyStore, RateLimiter, UsageCounter } from "@svc/server-ports";
+import type { AsyncJobStore, WebhookSecretStore, WebhookUrlGuard } from "@svc/server-ports";
 import type { Logger } from "pino";
 import type { SupportInbox } from "@svc/bot-kernel";
 import type { DiskSpace, TypeOrmAccountDeletions, TypeOrmCheckReviews } from "@svc/persistence";

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { apiKeyHint, formatApiKey, hashApiKey, type AccountRole, type Clock, type Plan } from "@svc/core";
+import { type Clock } from "@svc/core";
+import { apiKeyHint, formatApiKey, hashApiKey, type AccountRole, type Plan } from "@svc/server-ports";
 import { scratchDatabase } from "@svc/persistence";
 import { pino } from "pino";
 import { createApp } from "./app.js";

@@ -2,7 +2,7 @@ import { generateKeyPairSync, sign } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { InMemoryScreening, ManualClock } from "@svc/bot-kernel";
-import { apiKeyFromSecret } from "@svc/core";
+import { apiKeyFromSecret } from "@svc/server-ports";
 import { openDataSource, scratchDatabase, type ScratchDatabase } from "@svc/persistence";
 import type { DataSource } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-import { formatApiKey } from "@svc/core";
+import { formatApiKey } from "@svc/server-ports";
 import { beforeEach, describe, expect, it } from "vitest";
 import { ADMIN, createHarness, GROUP_ID, MEMBER, type Harness } from "./test-harness.js";
 

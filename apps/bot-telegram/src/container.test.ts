@@ -1,5 +1,5 @@
 import { ManualClock, type PlanResolver } from "@svc/bot-kernel";
-import { apiKeyFromSecret } from "@svc/core";
+import { apiKeyFromSecret } from "@svc/server-ports";
 import type { Update, User } from "grammy/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "./config.js";

@@ -2,7 +2,7 @@
  * Regression tests for the defects a group admin's trial found (issue 15 §2), each through the
  * Bot API wire format: updates in as Telegram sends them, method calls out as Telegram reads them.
  */
-import { apiKeyFromSecret } from "@svc/core";
+import { apiKeyFromSecret } from "@svc/server-ports";
 import { describe, expect, it } from "vitest";
 import { adminMember } from "./fake-bot-api.js";
 import { invoicePayload } from "./stars.js";

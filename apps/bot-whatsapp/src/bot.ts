@@ -13,7 +13,7 @@ import {
   type CommandContext,
   type ParseResult,
 } from "@svc/bot-kernel";
-import { isWellFormedApiKey } from "@svc/core";
+import { isWellFormedApiKey } from "@svc/server-ports";
 import type { Logger } from "pino";
 import { groupChatId, WhatsAppChatPort, type GroupAdmins } from "./chat-port.js";
 import type { WhatsAppSender } from "./outbound.js";

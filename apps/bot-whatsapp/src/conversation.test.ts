@@ -1,4 +1,4 @@
-import { apiKeyFromSecret } from "@svc/core";
+import { apiKeyFromSecret } from "@svc/server-ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BOOTSTRAP_SECRET, ENGINES, messagesDelivery, startHarness, statusDelivery, type Harness } from "./test-harness.js";
 

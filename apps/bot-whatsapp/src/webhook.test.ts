@@ -1,5 +1,5 @@
 import { InMemoryPlanResolver } from "@svc/bot-kernel";
-import { apiKeyFromSecret } from "@svc/core";
+import { apiKeyFromSecret } from "@svc/server-ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_SECRET, messagesDelivery, sign, startHarness, VERIFY_TOKEN, type Harness } from "./test-harness.js";
 

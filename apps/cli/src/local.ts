@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { apiKeyHint, formatApiKey, hashApiKey, isWellFormedApiKey } from "@svc/core";
+import { apiKeyHint, formatApiKey, hashApiKey, isWellFormedApiKey } from "@svc/server-ports";
 import * as persistence from "@svc/persistence";
 import type { SvcClient } from "@svc/sdk";
 import { ADMIN_ACCOUNT_ID, bootstrapAdmin, buildRuntime, ConfigError, createApp, drainHttpServer, loadConfig, startEmbeddedWorker, T, tuneHttpServer, type Config, type Runtime } from "./api-root.js";

@@ -3,7 +3,7 @@
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
-import { apiKeyHint, formatApiKey, hashApiKey } from "@svc/core";
+import { apiKeyHint, formatApiKey, hashApiKey } from "@svc/server-ports";
 import { invoiceObject, startFakeStripe, subscriptionObject, type FakeStripe } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildRuntime, createApp, loadConfig, type Runtime } from "../src/api-root.js";

@@ -52,7 +52,7 @@ describe.sequential("the embedded database lock, and keys over --url", { timeout
       if (api.exitCode !== null || Date.now() > deadline) throw new Error(`the API did not start: ${apiOut}`);
       await new Promise((r) => setTimeout(r, 250));
     }
-    const { apiKeyFromSecret } = await import("@svc/core");
+    const { apiKeyFromSecret } = await import("@svc/server-ports");
     adminKey = apiKeyFromSecret(BOOTSTRAP);
 
     // Both at once: each is refused before opening anything.

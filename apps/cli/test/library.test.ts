@@ -3,7 +3,7 @@
 // examples/embedded installs the tarballs (dependencies from the local npm cache where it has them, else the registry) and
 // runs its three lines; a TypeScript file type-checks against the installed declarations.
 import { execFile } from "node:child_process";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,7 +13,8 @@ import { afterAll, expect, it } from "vitest";
 const run = promisify(execFile);
 const repo = resolve(fileURLToPath(new URL("../../..", import.meta.url)));
 const work = mkdtempSync(join(tmpdir(), "svc-library-"));
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+// (Removing the installed copy can take a while on a busy disk.)
+afterAll(() => rmSync(work, { recursive: true, force: true }), 120_000);
 
 it("packs the library and the example screens in-process from the tarballs", { timeout: 300_000 }, async () => {
   const packed = await run(process.execPath, [join(repo, "tools", "pack-library.mjs"), "--out", join(work, "pack")], { cwd: repo });
@@ -37,6 +38,30 @@ it("packs the library and the example screens in-process from the tarballs", { t
   expect(out.stdout).toMatch(/risk_level: '(high|critical)'/);
   expect(out.stdout).toContain("id: 'domain:paypa1.com'");
   expect(out.stderr).toBe("");
+
+  // The library carries screening only: none of the API server's ports (job queue, webhook
+  // secrets, API keys, usage, idempotency) in its exports or its declarations; and a provider
+  // that hangs is cut at the deadline the system clock keeps.
+  writeFileSync(join(app, "lean.mjs"), [
+    'import * as core from "@svc/core";',
+    'const hangs = { name: "hangs", types: ["domain"], check: (_t, _v, signal) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")))) };',
+    // (A real provider waits on a socket, which keeps the process alive; this one waits on nothing.)
+    "const alive = setInterval(() => {}, 1000);",
+    'const r = await core.createScreener({ deps: { providers: [hangs], sourceTimeoutMs: 100 } }).screen("paypa1.com");',
+    'console.log(JSON.stringify({ exports: Object.keys(core), hangs: r.source_outcomes.find((o) => o.source === "hangs") }));',
+    "clearInterval(alive);",
+  ].join("\n"));
+  const lean = JSON.parse((await run(process.execPath, ["lean.mjs"], { cwd: app })).stdout) as { exports: string[]; hangs: { status: string; reason: string; ms: number } };
+  expect(lean.exports).toContain("createScreener");
+  for (const name of ["hashApiKey", "formatApiKey", "apiKeyFromSecret", "checkIdForJob", "ASYNC_JOB_STATUSES", "WEBHOOK_SECRET_OVERLAP_MS"]) expect(lean.exports).not.toContain(name);
+  expect(lean.hangs).toMatchObject({ status: "unavailable", reason: "timed out after 100 ms" });
+  // The source waited for its deadline, not longer (a busy machine adds its share).
+  expect(lean.hangs.ms).toBeGreaterThanOrEqual(80);
+  expect(lean.hangs.ms).toBeLessThan(2_000);
+  const declarations = readdirSync(join(app, "node_modules", "@svc", "core", "dist"), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".d.ts"));
+  expect(declarations.length).toBeGreaterThan(10);
+  const typesText = declarations.map((f) => readFileSync(join(app, "node_modules", "@svc", "core", "dist", f), "utf8")).join("\n");
+  for (const port of ["JobQueue", "AsyncJobStore", "WebhookSecretStore", "WebhookUrlGuard", "ApiKeyRepository", "AccountRepository", "UsageCounter", "RateLimiter", "IdempotencyStore", "WebAccountStore"]) expect(typesText).not.toMatch(new RegExp(`\\b${port}\\b`));
 
   // The declarations serve a TypeScript user (strict, NodeNext resolution).
   writeFileSync(join(app, "check.ts"), 'import { createScreener, type Verdict } from "@svc/core";\nconst r = await createScreener().screen("paypa1.com");\nconst v: Verdict | null = r.ok ? r.verdict : null;\nexport const level: "low" | "medium" | "high" | "critical" | undefined = v?.risk_level;\n');

@@ -2,7 +2,7 @@
 // to the plan (GET /v1/usage) and waits out full windows, so the whole file goes through. The
 // server is the real app in-process on PGlite, with a clock the client's waiting moves on.
 import { randomBytes } from "node:crypto";
-import { apiKeyHint, formatApiKey, hashApiKey } from "@svc/core";
+import { apiKeyHint, formatApiKey, hashApiKey } from "@svc/server-ports";
 import { fixedClock } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildRuntime, createApp, loadConfig, type Runtime } from "../src/api-root.js";

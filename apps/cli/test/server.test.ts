@@ -88,7 +88,7 @@ describe.sequential("with a database", { timeout: 240_000 }, () => {
     writeFileSync(join(dir, "batch.txt"), [...Array.from({ length: 240 }, (_, i) => `shop-${i}.example-store.com`), "evil-login-paypal.com", "not a domain", "paypa1.com"].join("\n"));
     const [check, wrong, malformed, batch] = await Promise.all([
       svc(["check", "evil-login-paypal.com", "paypa1.com", "--json", "--fail-on", "critical"], { env: { SVC_URL: url, SVC_API_KEY: key } }),
-      svc(["check", "paypa1.com", "--url", url, "--key", (await import("@svc/core")).formatApiKey(new Uint8Array(32).fill(7))]),
+      svc(["check", "paypa1.com", "--url", url, "--key", (await import("@svc/server-ports")).formatApiKey(new Uint8Array(32).fill(7))]),
       svc(["check", "paypa1.com", "--url", url, "--key", wrongKey]),
       svc(["batch", join(dir, "batch.txt"), "--url", url, "--key", key, "--output-format", "csv", "--concurrency", "2"]),
     ]);

@@ -3,10 +3,8 @@ import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
-import {
-  combineIntelStores, defaultImpersonationIndex, defaultReference, InMemoryIntelIndex, officialIntel, randomIds, systemClock, type IdGenerator,
-  type JobQueue, type ScreeningDeps,
-} from "@svc/core";
+import { combineIntelStores, defaultImpersonationIndex, defaultReference, InMemoryIntelIndex, officialIntel, randomIds, systemClock, type IdGenerator, type ScreeningDeps } from "@svc/core";
+import { type JobQueue } from "@svc/server-ports";
 import {
   checkJobHandler, createCheckQueues, PgBossJobQueue, SqlJobQueue, startWorker, transactionScoped, TypeOrmAsyncJobStore, TypeOrmWebhookSecretStore,
   type CheckWorkerDeps, type RunningWorker,

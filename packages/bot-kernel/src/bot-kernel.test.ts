@@ -1,4 +1,4 @@
-import { formatApiKey } from "@svc/core";
+import { formatApiKey } from "@svc/server-ports";
 import { beforeEach, describe, expect, it } from "vitest";
 import { BotKernel, type CommandContext } from "./bot-kernel.js";
 import type { ChatUser } from "./chat-port.js";

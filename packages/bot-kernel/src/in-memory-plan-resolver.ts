@@ -1,4 +1,4 @@
-import { hashApiKey } from "@svc/core";
+import { hashApiKey } from "@svc/server-ports";
 import type { PlanResolver, PlanTier } from "./ports.js";
 
 /** Keys known by hash, as the real resolver knows them: the raw key is hashed before lookup. */

@@ -1,6 +1,7 @@
 import type { Clock } from "./ports.js";
 
-export const systemClock: Clock = { now: () => new Date() };
+/** The system clock, deadlines included (the one @svc/core screens with). */
+export { systemClock } from "@svc/core";
 
 /** A clock that moves only when told: anti-raid windows, lockdown expiry and learn periods in tests. */
 export class ManualClock implements Clock {

@@ -8,15 +8,15 @@ import { buildPlatformTable } from "./detection/platform-paths.js";
 import type { ReferenceData } from "./detection/reference.js";
 import type { Thresholds } from "./detection/types.js";
 import type { Clock, IdGenerator } from "./ports/evidence.js";
+import { systemClock } from "./system-clock.js";
 import type { IntelRecord, IntelStore } from "./ports/intel.js";
 import { screenBatch, type BatchItem } from "./use-cases/screen-batch.js";
 import { screenEntity, type ScreeningDeps, type ScreenResult } from "./use-cases/screen-entity.js";
 
-/**
+/*
  * The embedded library's composition root: the one place in the core that defaults to the
  * system clock and random ids (decision 0004). Everything below it takes them as arguments.
  */
-export const systemClock: Clock = { now: () => new Date() };
 
 const CROCKFORD = "0123456789abcdefghjkmnpqrstvwxyz";
 /** Character codes of the Crockford alphabet, by 5-bit value. */

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { CommunityReport } from "@svc/bot-kernel";
-import { formatApiKey, hashApiKey } from "@svc/core";
+import { formatApiKey, hashApiKey } from "@svc/server-ports";
 import { InMemoryAccountRepository, InMemoryApiKeyRepository, InMemoryReportRepository } from "@svc/testing";
 import { describe, expect, it } from "vitest";
 import { ApiKeyPlanResolver, botDataDirInUseLine, ReportRepositorySink } from "./bot-composition.js";

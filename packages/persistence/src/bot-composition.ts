@@ -1,7 +1,8 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Clock, CommunityReport, PlanResolver, PlanTier, ReportSink, ScreeningPort } from "@svc/bot-kernel";
-import { apiKeyFromSecret, hashApiKey, randomIds, screenEntity, type AccountRepository, type ApiKeyRepository, type ReportRepository } from "@svc/core";
+import { randomIds, screenEntity, type ReportRepository } from "@svc/core";
+import { apiKeyFromSecret, hashApiKey, type AccountRepository, type ApiKeyRepository } from "@svc/server-ports";
 import type { DataSource } from "typeorm";
 import { openDataSource } from "./data-source.js";
 import { databaseScreeningDeps } from "./screening-composition.js";

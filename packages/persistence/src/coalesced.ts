@@ -1,7 +1,5 @@
-import type {
-  Entity, GraphPath, GraphProximitySource, IntelMatch, IntelRecord, IntelStore, NewGraphEdge, NewGraphNode, ReportEvidence,
-  RateLimiter, RateState, ReportEvidenceSource, UsageCounter, UsageHit, UsageWindow,
-} from "@svc/core";
+import type { Entity, GraphPath, GraphProximitySource, IntelMatch, IntelRecord, IntelStore, NewGraphEdge, NewGraphNode, ReportEvidence, ReportEvidenceSource } from "@svc/core";
+import type { RateLimiter, RateState, UsageCounter, UsageHit, UsageWindow } from "@svc/server-ports";
 import { Coalescer } from "./coalesce.js";
 import type { TypeOrmGraphRepository } from "./repositories/typeorm-graph-repository.js";
 import type { RateTake, TypeOrmRateLimiter } from "./repositories/typeorm-rate-limiter.js";

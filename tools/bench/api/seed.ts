@@ -2,7 +2,7 @@
 // keys created through the repositories, and bulk data written with SQL (INSERT … SELECT
 // generate_series): a graph with a heavy-tailed degree distribution and a million audit rows.
 import { randomBytes } from "node:crypto";
-import { apiKeyHint, formatApiKey, hashApiKey } from "@svc/core";
+import { apiKeyHint, formatApiKey, hashApiKey } from "@svc/server-ports";
 import { openDataSource, scratchDatabase, TypeOrmAccountRepository, TypeOrmApiKeyRepository, type ScratchDatabase } from "@svc/persistence";
 import pg from "pg";
 

@@ -12,7 +12,8 @@
 import http from "node:http";
 import { randomBytes } from "node:crypto";
 import os from "node:os";
-import { apiKeyHint, formatApiKey, hashApiKey, systemClock } from "@svc/core";
+import { systemClock } from "@svc/core";
+import { apiKeyHint, formatApiKey, hashApiKey } from "@svc/server-ports";
 import { openDataSource, TypeOrmAccountRepository, TypeOrmApiKeyRepository } from "@svc/persistence";
 import { Webhook } from "standardwebhooks";
 import { cpuSeconds, freshDatabase, percentile, postgresCpuSeconds, sleep, spawnTs, startReceiver, type Child } from "./support.js";

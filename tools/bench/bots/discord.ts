@@ -5,7 +5,8 @@
 // Traffic: 85% chatter, 12% legitimate links, 3% scams (deleted, with a notice: REST calls).
 import { cpus } from "node:os";
 import { InMemoryMemberDirectory, InMemoryPlanResolver, InMemoryReportSink, InMemorySettingsStore, InMemoryStatsStore, InMemorySupportDesk, systemClock, type ScreeningPort, type StatsStore } from "@svc/bot-kernel";
-import { apiKeyFromSecret, createScreener } from "@svc/core";
+import { createScreener } from "@svc/core";
+import { apiKeyFromSecret } from "@svc/server-ports";
 import { openDataSource, scratchDatabase } from "@svc/persistence";
 import { parseConfig } from "../../../apps/bot-discord/src/config.js";
 import { createDiscordApp, type DiscordApp } from "../../../apps/bot-discord/src/bot.js";

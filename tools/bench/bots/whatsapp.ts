@@ -5,7 +5,8 @@
 // Each delivery is one signed group message with a new id (so nothing is dropped as a
 // duplicate); traffic is the kernel benchmark's mix: mostly chatter, some links, a few scams.
 import { cpus } from "node:os";
-import { apiKeyFromSecret, createScreener } from "@svc/core";
+import { createScreener } from "@svc/core";
+import { apiKeyFromSecret } from "@svc/server-ports";
 import type { ScreeningPort } from "@svc/bot-kernel";
 import { BOOTSTRAP_SECRET, ENGINES, messagesDelivery, sign, startHarness } from "../../../apps/bot-whatsapp/src/test-harness.js";
 

@@ -9,7 +9,8 @@ import { mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { apiKeyFromSecret, createScreener, screenBatch } from "@svc/core";
+import { createScreener, screenBatch } from "@svc/core";
+import { apiKeyFromSecret } from "@svc/server-ports";
 
 const args = process.argv.slice(2);
 const N = Number(args.find((a) => /^\d+$/.test(a)) ?? 100_000);

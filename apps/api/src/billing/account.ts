@@ -1,4 +1,4 @@
-import type { Account } from "@svc/core";
+import type { Account } from "@svc/server-ports";
 import type { Context } from "hono";
 import { callerOf } from "../middleware/auth.js";
 import { problem } from "../problem.js";

@@ -1,4 +1,5 @@
-import type { Account, Clock } from "@svc/core";
+import type { Clock } from "@svc/core";
+import type { Account } from "@svc/server-ports";
 import type { Entitlement, PlanPropagation, SubscriptionState, TypeOrmBillingStore } from "@svc/persistence";
 import type { Logger } from "pino";
 import Stripe from "stripe";

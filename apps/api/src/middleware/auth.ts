@@ -1,4 +1,4 @@
-import { hashApiKey, isWellFormedApiKey, type AccountRole, type Plan } from "@svc/core";
+import { hashApiKey, isWellFormedApiKey, type AccountRole, type Plan } from "@svc/server-ports";
 import type { MiddlewareHandler } from "hono";
 import { problem } from "../problem.js";
 import type { ApiServices } from "../services.js";

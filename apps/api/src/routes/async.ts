@@ -1,6 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { EntityTypeSchema, ProblemSchema, safeJsonRecord, safeText, VerdictSchema } from "@svc/contracts";
-import { ASYNC_JOB_STATUSES, parseEntity } from "@svc/core";
+import { parseEntity } from "@svc/core";
+import { ASYNC_JOB_STATUSES } from "@svc/server-ports";
 import type { Context } from "hono";
 import { idempotent } from "../idempotency.js";
 import { callerOf } from "../middleware/auth.js";

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { CreatedKeySchema, CreateKeyRequestSchema, KeyListQuerySchema, KeyListSchema, ProblemSchema, type ApiKeyInfo } from "@svc/contracts";
-import { apiKeyHint, formatApiKey, hashApiKey, type Account, type ApiKeyRecord, type Plan } from "@svc/core";
+import { apiKeyHint, formatApiKey, hashApiKey, type Account, type ApiKeyRecord, type Plan } from "@svc/server-ports";
 import { callerOf, requireOperator, type Caller } from "../middleware/auth.js";
 import { isKnownPlan, planWithin } from "../plans.js";
 import { problem } from "../problem.js";

@@ -1,6 +1,6 @@
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
-import type { Account, WebUser } from "@svc/core";
+import type { Account, WebUser } from "@svc/server-ports";
 import type { OAuthProvider } from "./oauth.js";
 
 /** Server-rendered pages of the dashboard. Every interpolated value is HTML-escaped by `html`. */

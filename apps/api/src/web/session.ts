@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { apiKeyHint, formatApiKey, hashApiKey, type Account, type WebAccountStore, type WebUser } from "@svc/core";
+import { apiKeyHint, formatApiKey, hashApiKey, type Account, type WebAccountStore, type WebUser } from "@svc/server-ports";
 import type { Context, MiddlewareHandler } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
 import { authenticate, type Caller } from "../middleware/auth.js";

@@ -1,5 +1,5 @@
 import { InMemoryScreening, ManualClock, type CommandName, type ConversationDriver, type Observed, type Person } from "@svc/bot-kernel";
-import { apiKeyFromSecret } from "@svc/core";
+import { apiKeyFromSecret } from "@svc/server-ports";
 import { openDataSource } from "@svc/persistence";
 import type { DataSource } from "typeorm";
 import { parseConfig } from "../config.js";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { Option, type Command } from "commander";
-import type { Plan } from "@svc/core";
+import type { Plan } from "@svc/server-ports";
 import type { SvcClient } from "@svc/sdk";
 import { CliError, EXIT } from "../exit.js";
 import { displayWidth, padEnd, write, type Io } from "../io.js";
@@ -91,7 +91,7 @@ export function keysCommand(program: Command, ctx: Context): void {
         return;
       }
       const plan: Plan = o.plan ?? "free";
-      const core = await import("@svc/core");
+      const core = await import("@svc/server-ports");
       await withLocal(ctx.io, o, async (local) => {
         const s = local.runtime.services;
         const { isKnownPlan, planNames } = await import("../api-root.js");

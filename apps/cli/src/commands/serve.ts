@@ -41,7 +41,7 @@ export function serveCommand(program: Command, ctx: Context): void {
           const cli = local.cliKeyHash();
           const usable = (await s.keys.list(ADMIN_ACCOUNT_ID)).filter((k) => !k.revoked_at && k.key_hash !== cli);
           if (usable.length === 0) {
-            const core = await import("@svc/core");
+            const core = await import("@svc/server-ports");
             key = core.formatApiKey(randomBytes(32));
             await s.keys.create({ account_id: ADMIN_ACCOUNT_ID, key_hash: core.hashApiKey(key), prefix: core.apiKeyHint(key) }, s.clock.now());
           }

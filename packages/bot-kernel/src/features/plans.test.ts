@@ -1,4 +1,4 @@
-import { formatApiKey } from "@svc/core";
+import { formatApiKey } from "@svc/server-ports";
 import { describe, expect, it } from "vitest";
 import { InMemoryPlanResolver } from "../in-memory-plan-resolver.js";
 import { plansFeature, purchaseGrant, purchasesChanged } from "./plans.js";

@@ -1,4 +1,4 @@
-import { hashApiKey, isWellFormedApiKey } from "@svc/core";
+import { hashApiKey, isWellFormedApiKey } from "@svc/server-ports";
 import { commandSyntax } from "../commands.js";
 import { boundByApiKey, planFromPurchases } from "../plans.js";
 import type { Payment, PlanGrant, PlanResolver, PlanTier } from "../ports.js";

@@ -69,6 +69,13 @@ export interface ReputationProvider {
 
 export interface Clock {
   now(): Date;
+  /**
+   * A signal that aborts `ms` milliseconds from now: the deadline of the sources a check consults.
+   * The clock's owner keeps the time (the system clock: `AbortSignal.timeout`; a test's manual
+   * clock: when it is moved past it). A clock without deadlines (a fixed test clock) lets every
+   * source take the time it takes.
+   */
+  deadline?(ms: number): AbortSignal;
 }
 
 export interface IdGenerator {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createScreener } from "../screener.js";
+import { systemClock } from "../system-clock.js";
 import type { ReputationProvider } from "../ports/evidence.js";
 import { screenEntity } from "./screen-entity.js";
 
@@ -91,7 +92,7 @@ describe("screening outcomes a person can check", () => {
     const down: ReputationProvider = { name: "rdap", types: ["domain"], check: () => Promise.reject(new Error("connection refused")) };
     const slow: ReputationProvider = { name: "dns", types: ["domain"], check: (_t, _v, signal) => new Promise((_, reject) => signal.addEventListener("abort", () => reject(new Error("aborted")))) };
     const base = createScreener({ clock, ids });
-    const s = createScreener({ clock: { now: () => new Date() }, ids, deps: { providers: [down, slow], sourceTimeoutMs: 50 } });
+    const s = createScreener({ clock: systemClock, ids, deps: { providers: [down, slow], sourceTimeoutMs: 50 } });
     const r = await s.screen("quietmeadowbakery.com");
     const b = await base.screen("quietmeadowbakery.com");
     if (!r.ok || !b.ok) throw new Error("parse");
@@ -118,7 +119,7 @@ describe("screening outcomes a person can check", () => {
     const hanging = { ...official, lookup: () => new Promise<never>(() => {}) };
     const throwing = { ...official, lookup: () => { throw new Error("store closed"); } };
     for (const [intel, status] of [[hanging, "unavailable"], [throwing, "error"]] as const) {
-      const s = createScreener({ clock: { now: () => new Date() }, ids, intel, deps: { sourceTimeoutMs: 40 } });
+      const s = createScreener({ clock: systemClock, ids, intel, deps: { sourceTimeoutMs: 40 } });
       const started = Date.now();
       const r = await s.screen("quietmeadowbakery.com");
       if (!r.ok) throw new Error("parse");
@@ -128,6 +129,39 @@ describe("screening outcomes a person can check", () => {
     }
     const again = await createScreener({ clock, ids }).screen("paypa1.com");
     expect(again.ok && again.source_outcomes.every((o) => o.status === "ok")).toBe(true);
+  });
+
+  it("the deadline is the clock's: a hanging provider is cancelled and unavailable when the clock's signal aborts, not before", async () => {
+    // A clock whose deadlines abort only when the test says so: no real time involved.
+    const asked: number[] = [];
+    const controller = new AbortController();
+    const manual = { now: () => new Date("2026-11-01T12:00:00Z"), deadline: (ms: number) => { asked.push(ms); return controller.signal; } };
+    let cancelled = false;
+    const hanging: ReputationProvider = { name: "dns", types: ["domain"], check: (_t, _v, signal) => new Promise((_, reject) => signal.addEventListener("abort", () => { cancelled = true; reject(new Error("aborted")); })) };
+    const answering: ReputationProvider = { name: "rdap", types: ["domain"], check: () => Promise.resolve([]) };
+    const s = createScreener({ clock: manual, ids, deps: { providers: [hanging, answering], sourceTimeoutMs: 1_234 } });
+    let settled = false;
+    const pending = s.screen("quietmeadowbakery.com").then((r) => { settled = true; return r; });
+    for (let i = 0; i < 20; i++) await Promise.resolve();
+    await new Promise((r) => setImmediate(r));
+    expect(settled).toBe(false);
+    expect(asked).toEqual([1_234]);
+    controller.abort();
+    const r = await pending;
+    if (!r.ok) throw new Error("parse");
+    expect(cancelled).toBe(true);
+    expect(r.source_outcomes.find((o) => o.source === "dns")).toMatchObject({ status: "unavailable", reason: "timed out after 1234 ms" });
+    expect(r.source_outcomes.find((o) => o.source === "rdap")?.status).toBe("ok");
+    expect(r.verdict.coverage.unavailable.map((u) => u.source)).toEqual(["dns"]);
+  });
+
+  it("a clock that keeps no deadlines lets a slow source finish: its answer counts", async () => {
+    const slow: ReputationProvider = { name: "dns", types: ["domain"], check: () => new Promise((resolve) => setTimeout(() => resolve([]), 30)) };
+    const s = createScreener({ clock, ids, deps: { providers: [slow], sourceTimeoutMs: 1 } });
+    const r = await s.screen("quietmeadowbakery.com");
+    if (!r.ok) throw new Error("parse");
+    expect(r.source_outcomes.find((o) => o.source === "dns")?.status).toBe("ok");
+    expect(r.verdict.coverage.unavailable).toEqual([]);
   });
 
   it("in-memory intel (no promises, no deadlines) gives the same verdicts as the same intel behind an asynchronous store", async () => {

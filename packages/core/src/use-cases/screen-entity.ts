@@ -31,7 +31,10 @@ export interface ScreeningDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly ruleset?: Ruleset;
-  /** Per outside source; a source slower than this is reported unavailable, never "clean". */
+  /**
+   * The deadline of a check's asynchronous sources, kept by `clock.deadline`: a source slower than
+   * this is reported unavailable, never "clean". (Sources held in memory need no deadline.)
+   */
   readonly sourceTimeoutMs?: number;
 }
 
@@ -76,73 +79,45 @@ const EXPECTED: Readonly<Record<EntityType, readonly Family[]>> = {
 };
 
 /**
- * Deadlines of the sources being consulted, watched by one timer for all of them: a check asks
- * three or four sources, and a timer plus an AbortController per source cost more than the
- * in-memory lookups they guard. The sweep runs every DEADLINE_SWEEP_MS while anything waits, so
- * a deadline fires up to that much late; the timer never keeps a process alive.
+ * Runs one outside (asynchronous) source until the check's deadline; a failure is an outcome, not
+ * an exception. A provider gets the deadline's signal to cancel its own request; a source still
+ * pending when it aborts is reported unavailable and its late answer is dropped.
  */
-const DEADLINE_SWEEP_MS = 20;
-interface Deadline { readonly at: number; fire(): void }
-const deadlines = new Set<Deadline>();
-let sweeper: ReturnType<typeof setInterval> | null = null;
-
-function watchDeadline(d: Deadline): void {
-  deadlines.add(d);
-  if (sweeper !== null) return;
-  sweeper = setInterval(() => {
-    const t = Date.now();
-    for (const w of deadlines) {
-      if (w.at <= t) {
-        deadlines.delete(w);
-        w.fire();
-      }
-    }
-    if (deadlines.size === 0 && sweeper !== null) {
-      clearInterval(sweeper);
-      sweeper = null;
-    }
-  }, DEADLINE_SWEEP_MS);
-  (sweeper as { unref?: () => void }).unref?.();
-}
-
-/** Given to sources that take no signal of their own: it never aborts. */
-const NEVER_ABORTED = new AbortController().signal;
-
-/**
- * Runs one outside (asynchronous) source with a deadline; a failure is an outcome, not an
- * exception. `cancellable` sources (outside providers) get a signal that aborts at the deadline.
- */
-async function consult<T>(name: string, timeoutMs: number, now: () => number, run: (signal: AbortSignal) => Promise<T>, cancellable = false): Promise<{ value: T | null; outcome: SourceOutcome }> {
+async function consult<T>(name: string, deadline: Deadline, now: () => number, run: (signal: AbortSignal) => Promise<T>): Promise<{ value: T | null; outcome: SourceOutcome }> {
   const started = now();
-  const controller = cancellable ? new AbortController() : null;
-  let timedOut = false;
   try {
-    const value = await new Promise<T>((resolve, reject) => {
-      const deadline: Deadline = {
-        at: Date.now() + timeoutMs,
-        fire: () => {
-          timedOut = true;
-          controller?.abort();
-          reject(new Error(`timed out after ${timeoutMs} ms`));
-        },
-      };
-      watchDeadline(deadline);
-      const settle = (): void => void deadlines.delete(deadline);
-      let pending: Promise<T>;
-      try {
-        pending = run(controller?.signal ?? NEVER_ABORTED);
-      } catch (e) {
-        settle();
-        reject(e);
-        return;
-      }
-      pending.then((v) => { settle(); resolve(v); }, (e: unknown) => { settle(); reject(e); });
-    });
+    const value = await Promise.race([run(deadline.signal), deadline.expired]);
     return { value, outcome: { source: name, status: "ok", ms: now() - started } };
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
-    return { value: null, outcome: { source: name, status: timedOut ? "unavailable" : "error", ms: now() - started, reason } };
+    return { value: null, outcome: { source: name, status: deadline.signal.aborted ? "unavailable" : "error", ms: now() - started, reason } };
   }
+}
+
+/**
+ * The deadline of one check's sources (they start together, so they share it): the clock's
+ * signal, and a promise that rejects when it aborts, raced by every source. One listener per
+ * check, taken off when the check is done.
+ */
+interface Deadline {
+  readonly signal: AbortSignal;
+  readonly expired: Promise<never>;
+  release(): void;
+}
+
+function deadlineOf(clock: Clock, timeoutMs: number): Deadline {
+  const signal = clock.deadline?.(timeoutMs);
+  // A clock that keeps no deadlines: sources take the time they take.
+  if (!signal) return { signal: new AbortController().signal, expired: new Promise<never>(() => {}), release: () => {} };
+  let onAbort = (): void => {};
+  const expired = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new Error(`timed out after ${timeoutMs} ms`));
+  });
+  // Rejected with no source left racing it (all answered): not an unhandled rejection.
+  expired.catch(() => {});
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
+  return { signal, expired, release: () => signal.removeEventListener("abort", onAbort) };
 }
 
 /**
@@ -261,16 +236,16 @@ function gatherInMemory(entity: Entity, deps: ScreeningDeps): Gathered {
 async function gatherFromSources(entity: Entity, deps: ScreeningDeps): Promise<Gathered> {
   const now = deps.clock.now();
   const tick = (): number => deps.clock.now().getTime();
-  const timeout = deps.sourceTimeoutMs ?? DEFAULT_SOURCE_TIMEOUT_MS;
+  const deadline = deadlineOf(deps.clock, deps.sourceTimeoutMs ?? DEFAULT_SOURCE_TIMEOUT_MS);
   const [intel, reports, graph, recent, ...provided] = await Promise.all([
-    consult<readonly IntelMatch[]>("intel", timeout, tick, () => deps.intel.lookup(entity)),
-    deps.reports ? consult<ReportEvidence | null>("reports", timeout, tick, () => deps.reports!.forEntity(entity.id, now)) : null,
-    deps.graph ? consult<readonly GraphPath[]>("graph", timeout, tick, () => deps.graph!.badNeighbours(entity.id, GRAPH_DEPTH, now)) : null,
+    consult<readonly IntelMatch[]>("intel", deadline, tick, () => deps.intel.lookup(entity)),
+    deps.reports ? consult<ReportEvidence | null>("reports", deadline, tick, () => deps.reports!.forEntity(entity.id, now)) : null,
+    deps.graph ? consult<readonly GraphPath[]>("graph", deadline, tick, () => deps.graph!.badNeighbours(entity.id, GRAPH_DEPTH, now)) : null,
     entity.type === "wallet" && deps.recentAddresses
-      ? consult("recent-addresses", timeout, tick, () => deps.recentAddresses!.recent(String(entity.attributes.chain ?? "")))
+      ? consult("recent-addresses", deadline, tick, () => deps.recentAddresses!.recent(String(entity.attributes.chain ?? "")))
       : null,
-    ...(deps.providers ?? []).filter((p) => p.types.includes(entity.type)).map((p) => consult(p.name, timeout, tick, (signal) => p.check(entity.type, entity.value, signal), true)),
-  ]);
+    ...(deps.providers ?? []).filter((p) => p.types.includes(entity.type)).map((p) => consult(p.name, deadline, tick, (signal) => p.check(entity.type, entity.value, signal))),
+  ]).finally(deadline.release);
   const intelVersion = intel.outcome.status === "ok" ? await deps.intel.version().catch(() => "unavailable") : "unavailable";
   return {
     intel,

@@ -1,4 +1,4 @@
-import type { JobQueue, QueueSettings } from "@svc/core";
+import type { JobQueue, QueueSettings } from "@svc/server-ports";
 
 /** Asynchronous checks: `{ job_id }` messages. */
 export const CHECK_QUEUE = "screen-checks";

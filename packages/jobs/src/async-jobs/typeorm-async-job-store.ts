@@ -1,6 +1,5 @@
-import type {
-  AsyncJobRequest, AsyncJobStatus, AsyncJobStore, AsyncJobView, CancelResult, JobQueue, NewAsyncJob, Verdict, WebhookAttemptView, WebhookDeliveryStatus,
-} from "@svc/core";
+import type { Verdict } from "@svc/core";
+import type { AsyncJobRequest, AsyncJobStatus, AsyncJobStore, AsyncJobView, CancelResult, JobQueue, NewAsyncJob, WebhookAttemptView, WebhookDeliveryStatus } from "@svc/server-ports";
 import type { DataSource, EntityManager } from "typeorm";
 import { isComposable } from "../queue/composable.js";
 import { iso, isoOrNull, preparedRunner, rowsOf } from "../sql.js";

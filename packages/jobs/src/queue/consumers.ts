@@ -1,4 +1,4 @@
-import type { JobBatchHandler, QueuedJob, WorkOptions } from "@svc/core";
+import type { JobBatchHandler, QueuedJob, WorkOptions } from "@svc/server-ports";
 import type { LogSink } from "../log.js";
 
 /** What a queue technology provides to the shared consumer loop. */

@@ -1,5 +1,5 @@
 // Test-only module: the JobQueue port contract, run against every adapter and engine.
-import type { JobQueue, QueuedJob } from "@svc/core";
+import type { JobQueue, QueuedJob } from "@svc/server-ports";
 import type { DataSource, EntityManager } from "typeorm";
 import { afterEach, describe, expect, it } from "vitest";
 

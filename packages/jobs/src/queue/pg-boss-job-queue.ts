@@ -1,4 +1,4 @@
-import type { JobBatchHandler, JobQueue, QueuedJob, QueueSettings, SendOptions, WorkOptions } from "@svc/core";
+import type { JobBatchHandler, JobQueue, QueuedJob, QueueSettings, SendOptions, WorkOptions } from "@svc/server-ports";
 import pg from "pg";
 import PgBoss from "pg-boss";
 import type { EntityManager } from "typeorm";

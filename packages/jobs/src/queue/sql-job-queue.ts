@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { JobBatchHandler, JobQueue, QueuedJob, QueueSettings, SendOptions, WorkOptions } from "@svc/core";
+import type { JobBatchHandler, JobQueue, QueuedJob, QueueSettings, SendOptions, WorkOptions } from "@svc/server-ports";
 import type { DataSource, EntityManager } from "typeorm";
 import { silentLog, type LogSink } from "../log.js";
 import { rowsOf, valuesList, type Queryable } from "../sql.js";

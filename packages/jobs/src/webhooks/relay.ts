@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { Clock, WebhookSecretStore } from "@svc/core";
+import type { Clock } from "@svc/core";
+import type { WebhookSecretStore } from "@svc/server-ports";
 import type { DataSource } from "typeorm";
 import { silentLog, type LogSink } from "../log.js";
 import { rowsOf, valuesList } from "../sql.js";

@@ -1,6 +1,6 @@
 import { lookup as dnsLookup } from "node:dns/promises";
 import { isIP, type LookupFunction } from "node:net";
-import type { WebhookUrlCheck, WebhookUrlGuard } from "@svc/core";
+import type { WebhookUrlCheck, WebhookUrlGuard } from "@svc/server-ports";
 import ipaddr from "ipaddr.js";
 
 type Address = ipaddr.IPv4 | ipaddr.IPv6;

@@ -1,4 +1,4 @@
-import { WEBHOOK_SECRET_OVERLAP_MS, type WebhookSecret, type WebhookSecretStore } from "@svc/core";
+import { WEBHOOK_SECRET_OVERLAP_MS, type WebhookSecret, type WebhookSecretStore } from "@svc/server-ports";
 import type { DataSource } from "typeorm";
 import { iso, isoOrNull, rowsOf } from "../sql.js";
 import { generateWebhookSecret } from "./signing.js";

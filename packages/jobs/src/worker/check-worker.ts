@@ -1,8 +1,6 @@
 import { randomUUID } from "node:crypto";
-import {
-  auditRecordOf, checkIdForJob, screenEntity, type AsyncJobRequest, type CheckRepository, type Clock, type IdGenerator, type JobBatchHandler,
-  type NewAuditRecord, type ScreeningDeps, type Screened,
-} from "@svc/core";
+import { auditRecordOf, screenEntity, type CheckRepository, type Clock, type IdGenerator, type NewAuditRecord, type ScreeningDeps, type Screened } from "@svc/core";
+import { checkIdForJob, type AsyncJobRequest, type JobBatchHandler } from "@svc/server-ports";
 import type { DataSource, EntityManager } from "typeorm";
 import type { CheckJobData } from "../async-jobs/queues.js";
 import { silentLog, type LogSink } from "../log.js";

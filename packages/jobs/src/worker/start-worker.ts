@@ -1,4 +1,5 @@
-import type { Clock, IdGenerator, JobQueue, ScreeningDeps, Screened } from "@svc/core";
+import type { Clock, IdGenerator, ScreeningDeps, Screened } from "@svc/core";
+import type { JobQueue } from "@svc/server-ports";
 import type { DataSource, EntityManager } from "typeorm";
 import { ACCOUNT_PURGE_QUEUE, CHECK_QUEUE, createAccountPurgeQueue, createCheckQueues, DEAD_CHECK_QUEUE, type AccountPurgeJobData, type CheckJobData } from "../async-jobs/queues.js";
 import { silentLog, type LogSink } from "../log.js";

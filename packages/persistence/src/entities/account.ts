@@ -1,5 +1,5 @@
 import { EntitySchema } from "typeorm";
-import type { AccountRole, Plan } from "@svc/core";
+import type { AccountRole, Plan } from "@svc/server-ports";
 import { idText, text, timestamptz } from "./columns.js";
 
 export interface AccountRow {

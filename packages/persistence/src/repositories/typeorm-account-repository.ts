@@ -1,5 +1,5 @@
 import type { DataSource } from "typeorm";
-import type { Account, AccountRepository, NewAccount } from "@svc/core";
+import type { Account, AccountRepository, NewAccount } from "@svc/server-ports";
 import { AccountEntity, type AccountRow } from "../entities/account.js";
 import { iso, newId } from "./sql.js";
 

@@ -1,5 +1,5 @@
 import type { DataSource } from "typeorm";
-import type { ApiKeyRecord, ApiKeyRepository, NewApiKey } from "@svc/core";
+import type { ApiKeyRecord, ApiKeyRepository, NewApiKey } from "@svc/server-ports";
 import { ApiKeyEntity, type ApiKeyRow } from "../entities/account.js";
 import { iso, isoOrNull, newId } from "./sql.js";
 

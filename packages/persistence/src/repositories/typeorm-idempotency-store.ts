@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { DataSource } from "typeorm";
-import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS, type IdempotencyBegin, type IdempotencyStore, type StoredResponse } from "@svc/core";
+import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS } from "@svc/core";
+import { type IdempotencyBegin, type IdempotencyStore, type StoredResponse } from "@svc/server-ports";
 import { affectedOf } from "./sql.js";
 
 export class TypeOrmIdempotencyStore implements IdempotencyStore {

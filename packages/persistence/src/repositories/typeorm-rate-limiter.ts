@@ -1,6 +1,6 @@
 import type { DataSource } from "typeorm";
 import { rawQuery } from "./raw-sql.js";
-import type { RateLimiter, RateState } from "@svc/core";
+import type { RateLimiter, RateState } from "@svc/server-ports";
 
 const SLOT_MS = 1_000;
 

@@ -1,6 +1,6 @@
 import type { DataSource } from "typeorm";
 import { rawQuery } from "./raw-sql.js";
-import type { UsageCounter, UsageHit, UsageWindow } from "@svc/core";
+import type { UsageCounter, UsageHit, UsageWindow } from "@svc/server-ports";
 import { affectedOf } from "./sql.js";
 
 export class TypeOrmUsageCounter implements UsageCounter {

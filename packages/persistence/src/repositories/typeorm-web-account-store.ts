@@ -1,5 +1,5 @@
 import type { DataSource } from "typeorm";
-import type { NewWebUser, WebAccountStore, WebSession, WebTokenPurpose, WebUser } from "@svc/core";
+import type { NewWebUser, WebAccountStore, WebSession, WebTokenPurpose, WebUser } from "@svc/server-ports";
 import { WebIdentityEntity, WebSessionEntity, WebTokenEntity, WebUserEntity, type WebSessionRow, type WebUserRow } from "../entities/web.js";
 import { affectedOf, iso, isoOrNull, newId } from "./sql.js";
 

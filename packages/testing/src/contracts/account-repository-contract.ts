@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { AccountRepository, ApiKeyRepository } from "@svc/core";
+import type { AccountRepository, ApiKeyRepository } from "@svc/server-ports";
 import { uniqueId } from "../audit-builders.js";
 
 const NOW = new Date("2026-11-01T10:00:00.000Z");

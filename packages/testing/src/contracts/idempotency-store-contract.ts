@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { IDEMPOTENCY_LEASE_MS, type IdempotencyBegin, type IdempotencyStore } from "@svc/core";
+import { IDEMPOTENCY_LEASE_MS } from "@svc/core";
+import { type IdempotencyBegin, type IdempotencyStore } from "@svc/server-ports";
 import { uniqueId } from "../audit-builders.js";
 
 const T0 = new Date("2026-11-01T00:00:00.000Z");

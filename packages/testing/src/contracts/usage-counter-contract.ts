@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { UsageCounter } from "@svc/core";
+import type { UsageCounter } from "@svc/server-ports";
 import { uniqueId } from "../audit-builders.js";
 
 const MINUTE = new Date("2026-11-01T10:15:00.000Z");

@@ -1,4 +1,4 @@
-import type { Account, AccountRepository, NewAccount } from "@svc/core";
+import type { Account, AccountRepository, NewAccount } from "@svc/server-ports";
 
 export class InMemoryAccountRepository implements AccountRepository {
   private readonly accounts = new Map<string, Account>();

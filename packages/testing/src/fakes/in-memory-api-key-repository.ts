@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, ApiKeyRepository, NewApiKey } from "@svc/core";
+import type { ApiKeyRecord, ApiKeyRepository, NewApiKey } from "@svc/server-ports";
 import type { InMemoryAccountRepository } from "./in-memory-account-repository.js";
 
 export class InMemoryApiKeyRepository implements ApiKeyRepository {

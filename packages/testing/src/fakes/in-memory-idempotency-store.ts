@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS, type IdempotencyBegin, type IdempotencyStore, type StoredResponse } from "@svc/core";
+import { IDEMPOTENCY_LEASE_MS, IDEMPOTENCY_TTL_MS } from "@svc/core";
+import { type IdempotencyBegin, type IdempotencyStore, type StoredResponse } from "@svc/server-ports";
 
 interface Entry {
   request_hash: string;

@@ -1,4 +1,4 @@
-import type { UsageCounter, UsageHit, UsageWindow } from "@svc/core";
+import type { UsageCounter, UsageHit, UsageWindow } from "@svc/server-ports";
 
 export class InMemoryUsageCounter implements UsageCounter {
   private readonly counts = new Map<string, { window: UsageWindow; start: number; count: number }>();

@@ -1,5 +1,4 @@
-import type { Verdict } from "../detection/types.js";
-import type { EntityType } from "../entities/types.js";
+import type { EntityType, Verdict } from "@svc/core";
 
 /**
  * A durable work queue. Jobs survive restarts; a job taken by a worker is leased to it, and a
