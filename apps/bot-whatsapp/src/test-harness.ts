@@ -194,10 +194,19 @@ export interface Harness {
 export type Engine = "pglite" | "postgres";
 export const ENGINES: readonly Engine[] = (["pglite", "postgres"] as const).filter((e) => e === "pglite" || process.env.TEST_DATABASE_URL);
 
-export async function startHarness(opts: { engine?: Engine; plans?: PlanResolver; env?: Record<string, string>; screening?: ScreeningPort } = {}): Promise<Harness> {
+export interface HarnessOptions {
+  readonly engine?: Engine;
+  readonly plans?: PlanResolver;
+  readonly env?: Record<string, string>;
+  readonly screening?: ScreeningPort;
+  /** A migrated database to use (the caller empties and closes it) instead of a new one. */
+  readonly dataSource?: DataSource;
+}
+
+export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const graph = await FakeGraphApi.start();
-  const pg: ScratchDatabase | null = opts.engine === "postgres" ? await scratchDatabase(process.env.TEST_DATABASE_URL as string, "svc_wa") : null;
-  const dataSource: DataSource = await openDataSource(pg ? { url: pg.url } : { dataDir: "memory://" });
+  const pg: ScratchDatabase | null = !opts.dataSource && opts.engine === "postgres" ? await scratchDatabase(process.env.TEST_DATABASE_URL as string, "svc_wa") : null;
+  const dataSource: DataSource = opts.dataSource ?? (await openDataSource(pg ? { url: pg.url } : { dataDir: "memory://" }));
   const config: WhatsAppConfig = parseConfig({
     WHATSAPP_ACCESS_TOKEN: TOKEN,
     WHATSAPP_APP_SECRET: APP_SECRET,
@@ -259,7 +268,7 @@ export async function startHarness(opts: { engine?: Engine; plans?: PlanResolver
       await new Promise<void>((r) => server.close(() => r()));
       await graph.close();
       await runtime.close();
-      await dataSource.destroy();
+      if (!opts.dataSource) await dataSource.destroy();
       await pg?.drop();
     },
   };

@@ -116,7 +116,7 @@ export async function discordConversationDriver(screening: InMemoryScreening): P
   };
   return {
     dialect: "discord",
-    can: { delete: true, ban: true, mute: true, unmute: true },
+    capabilities: { delete: true, ban: true, mute: true, unmute: true, joins: true },
     async addBotAsAdmin() {
       // Discord has no promotion event: the bot's role carries its permissions. A plan is what
       // the server needs (Starter or higher), then monitoring.
