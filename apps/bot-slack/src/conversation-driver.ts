@@ -23,7 +23,10 @@ export function slackMarkup(plain: string): string {
     .split(/(\s+)/u)
     .map((word) => {
       if (/^\s*$/u.test(word)) return word;
-      const [, core = word, tail = ""] = /^(.*?)([.,!?;:)]*)$/u.exec(word) ?? [];
+      let cut = word.length;
+      while (cut > 0 && ".,!?;:)".includes(word[cut - 1] as string)) cut--;
+      const core = word.slice(0, cut);
+      const tail = word.slice(cut);
       const esc = core.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;");
       if (/^https?:\/\/\S+$/iu.test(core)) return `<${esc}>${tail}`;
       if (/^(?:[a-z0-9-]+\.)+[a-z]{2,}$/iu.test(core)) return `<http://${esc}|${esc}>${tail}`;
