@@ -1,5 +1,5 @@
 import { spell, type ConversationDriver, type InMemoryScreening, type Observed, type Person } from "@svc/bot-kernel";
-import { ReusableTestDatabases } from "@svc/persistence";
+import { everyRowAsText, ReusableTestDatabases } from "@svc/persistence";
 import type { FakeCall } from "./fake-slack-api.js";
 import { ADMIN, CHANNEL, createHarness, MEMBER, PRO_KEY, type CommandAnswer, type Engine } from "./test-harness.js";
 
@@ -111,12 +111,7 @@ export function slackConversationDriver(engine: Engine): (screening: InMemoryScr
         collect();
         return answers.splice(0, answers.length);
       },
-      async stored() {
-        const tables = (await h.db<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`)).map((t) => t.tablename);
-        const parts: string[] = [];
-        for (const t of tables) parts.push(`${t}: ${JSON.stringify(await h.db(`SELECT * FROM "${t}"`))}`);
-        return parts.join("\n");
-      },
+      stored: () => everyRowAsText(h.rt.dataSource),
       async close() {
         await h.close();
         if (h.errors.length > 0) throw new Error(`The Slack app reported errors: ${h.errors.map(String).join("; ")}`);

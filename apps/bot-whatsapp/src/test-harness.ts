@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { InMemoryScreening, ManualClock, type PlanResolver, type ScreeningPort } from "@svc/bot-kernel";
-import { openDataSource, scratchDatabase, type ScratchDatabase } from "@svc/persistence";
+import { everyRowAsText, openDataSource, scratchDatabase, type ScratchDatabase } from "@svc/persistence";
 import type { DataSource } from "typeorm";
 import { Writable } from "node:stream";
 import { parseConfig, type WhatsAppConfig } from "./config.js";
@@ -255,15 +255,7 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     retries,
     post,
     deliver: (payload) => post(JSON.stringify(payload)),
-    async dump() {
-      const tables = ((await dataSource.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`)) as { table_name: string }[]).map((r) => r.table_name);
-      const parts: string[] = [];
-      for (const t of tables) {
-        const [row] = (await dataSource.query(`SELECT coalesce(json_agg(x)::text, '[]') AS rows FROM "${t}" x`)) as { rows: string }[];
-        parts.push(`${t}: ${row?.rows ?? "[]"}`);
-      }
-      return parts.join("\n");
-    },
+    dump: () => everyRowAsText(dataSource),
     async close() {
       await new Promise<void>((r) => server.close(() => r()));
       await graph.close();

@@ -52,3 +52,14 @@ function requiredUrl(): string {
   if (!url) throw new Error("TEST_DATABASE_URL is needed for the postgres engine");
   return url;
 }
+
+/** Every row of every table of the current schema, as text, table by table (privacy checks in tests). */
+export async function everyRowAsText(ds: DataSource): Promise<string> {
+  const tables = ((await ds.query(`SELECT tablename FROM pg_tables WHERE schemaname = current_schema() ORDER BY tablename`)) as { tablename: string }[]).map((t) => t.tablename);
+  const parts: string[] = [];
+  for (const t of tables) {
+    const [row] = (await ds.query(`SELECT coalesce(json_agg(x)::text, '[]') AS rows FROM "${t}" x`)) as { rows: string }[];
+    parts.push(`${t}: ${row?.rows ?? "[]"}`);
+  }
+  return parts.join("\n");
+}

@@ -1,6 +1,6 @@
 import { InMemoryScreening, ManualClock, type CommandName, type ConversationDriver, type Observed, type Person } from "@svc/bot-kernel";
 import { apiKeyFromSecret } from "@svc/core";
-import { openDataSource } from "@svc/persistence";
+import { everyRowAsText, openDataSource } from "@svc/persistence";
 import type { DataSource } from "typeorm";
 import { parseConfig } from "../config.js";
 import { buildContainer } from "../container.js";
@@ -147,6 +147,7 @@ export async function discordConversationDriver(screening: InMemoryScreening): P
       seen = fake.calls.length;
       return fresh.flatMap(observe);
     },
+    stored: () => everyRowAsText(ds),
     async close() {
       await rt.close();
       await fake.close();
