@@ -18,9 +18,10 @@ for (const engine of ENGINES) conversationContract({ describe, it, expect }, `Sl
 describe.each(ENGINES)("Slack specifics (%s)", (engine) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await createHarness(engine);
+    // The file's migrated database, emptied of what the shared conversations left.
+    h = await createHarness(engine, { dataSource: await slackTestDatabases.empty(engine, (t) => t.startsWith("bot_") || t.startsWith("slack_") || t === "reports") });
     await h.install();
-  }, 120_000);
+  }, 300_000);
   afterAll(() => h?.close());
 
   const posted = () => h.api.sent("chat.postMessage");

@@ -69,7 +69,8 @@ describe.each(ENGINES)("WhatsApp conversation (%s)", (engine) => {
   let driver: Driver;
 
   beforeAll(async () => {
-    h = await startHarness({ engine });
+    // The file's migrated database, emptied of what the shared conversations left.
+    h = await startHarness({ engine, dataSource: await whatsappTestDatabases.empty(engine, (t) => t.startsWith("bot_") || t === "reports") });
     driver = {
       async say(who, text, where = "group") {
         const before = h.graph.sent().length;
@@ -85,7 +86,7 @@ describe.each(ENGINES)("WhatsApp conversation (%s)", (engine) => {
         return replies.map((s) => s.text);
       },
     };
-  }, 60_000);
+  }, 300_000);
   afterAll(() => h?.close());
 
   it("runs the script: gating, first connector is admin, admin add, notify-only scanning, reports, status", async () => {

@@ -156,6 +156,7 @@ export class BotKernel {
       log: (s, e) => this.monitor.log(s, e),
       alertAdmins: (s, alert) => this.alertAdmins(s, alert),
       isAdmin: (chatId, userId) => this.isAdmin(chatId, userId),
+      offers: (name) => this.handlers.has(name),
     };
     const withDepth = { ...deps, queueDepth: () => this.queueDepth };
     this.features = (o.features ?? DEFAULT_FEATURES).map((f) => f(this.services, withDepth));

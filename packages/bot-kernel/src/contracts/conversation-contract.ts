@@ -1,4 +1,4 @@
-import type { CommandName, Dialect } from "../commands.js";
+import { spell, type CommandName, type Dialect } from "../commands.js";
 import { InMemoryScreening } from "../in-memory-screening.js";
 import type { TestApi } from "./fixture.js";
 
@@ -150,6 +150,11 @@ export function conversationContract(t: TestApi, name: string, make: MakeConvers
           const answer = await d.take();
           expect(messages(answer).join("\n")).toMatch(/antiraid is not available here/u);
           expect(messages(answer).join("\n")).not.toMatch(/Anti-raid on/u);
+          // …and the help does not offer it.
+          await d.command(member, "start", "");
+          const help = messages(await d.take()).join("\n");
+          expect(help).toContain(spell(d.dialect, "report"));
+          expect(help).not.toContain(spell(d.dialect, "antiraid"));
           return;
         }
         await d.command(admin, "antiraid", "3 1 10");
