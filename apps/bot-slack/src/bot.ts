@@ -2,6 +2,8 @@ import { App, LogLevel, type Logger } from "@slack/bolt";
 import type { WebClient } from "@slack/web-api";
 import {
   BotKernel,
+  FEATURES,
+  featuresWithout,
   kernelStores,
   type KernelStores,
   type CommandContext,
@@ -74,8 +76,9 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
     chat,
     ...kernelStores(deps),
     settings: new NotifyOnlySettings(deps.settings, PLATFORM, deps.clock),
-    // SPEC: Slack needs the Pro plan, and bots there can only warn.
-    options: { botName: "svc", minimumPlan: "pro", capabilities: { delete: false, ban: false, restrict: false } },
+    // SPEC: Slack needs the Pro plan, and bots there can only warn. The app reads no joins
+    // (member_joined_channel), so anti-raid and welcomes are not offered: their commands answer "not available here".
+    options: { botName: "svc", minimumPlan: "pro", capabilities: { delete: false, ban: false, restrict: false }, features: featuresWithout(FEATURES.antiRaid, FEATURES.welcome) },
   });
 
   const bolt = new App({

@@ -20,7 +20,8 @@ const schema = z.object({
   DATABASE_URL: z.string().regex(/^postgres(?:ql)?:\/\//u, "must be a postgres:// URL").optional(),
   SVC_DATA_DIR: z.string().min(1).default("./.svc"),
   SVC_BOOTSTRAP_KEY: z.string().min(32).optional(),
-  PORT: z.coerce.number().int().min(1).max(65_535).default(3000),
+  /** 0 picks a free port (tests); the start-up line says which. */
+  PORT: z.coerce.number().int().min(0).max(65_535).default(3000),
   HOST: z.string().min(1).default("0.0.0.0"),
 });
 

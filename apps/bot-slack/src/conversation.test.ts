@@ -1,16 +1,27 @@
+import { conversationContract } from "@svc/bot-kernel";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { slackConversationDriver, slackTestDatabases } from "./conversation-driver.js";
 import { ADMIN, CHANNEL, createHarness, ENGINES, MEMBER, PRO_KEY, TEAM, type Harness } from "./test-harness.js";
 
+// The shared admin/member/raider conversation through the signed HTTP front and the fake Web API on
+// 127.0.0.1. Migrating the shared databases takes seconds: once, before the first conversation.
+beforeAll(async () => {
+  for (const engine of ENGINES) await slackTestDatabases.get(engine);
+}, 300_000);
+afterAll(() => slackTestDatabases.close());
+for (const engine of ENGINES) conversationContract({ describe, it, expect }, `Slack over signed HTTP and the fake Web API on 127.0.0.1 (${engine})`, slackConversationDriver(engine));
+
 /**
- * A scripted conversation in one workspace through the signed HTTP front: plan gating, the
- * SPEC's slash commands, and Block Kit warnings in the thread of a risky message (notify only).
+ * What only Slack does, in one workspace through the signed HTTP front: Pro-plan gating, answers
+ * that stay ephemeral, Block Kit warnings in the thread of a risky message, edits, and learning.
  */
-describe.each(ENGINES)("Slack conversation (%s)", (engine) => {
+describe.each(ENGINES)("Slack specifics (%s)", (engine) => {
   let h: Harness;
   beforeAll(async () => {
-    h = await createHarness(engine);
+    // The file's migrated database, emptied of what the shared conversations left.
+    h = await createHarness(engine, { dataSource: await slackTestDatabases.empty(engine, (t) => t.startsWith("bot_") || t.startsWith("slack_") || t === "reports") });
     await h.install();
-  }, 120_000);
+  }, 300_000);
   afterAll(() => h?.close());
 
   const posted = () => h.api.sent("chat.postMessage");
@@ -30,18 +41,15 @@ describe.each(ENGINES)("Slack conversation (%s)", (engine) => {
     expect(rows).toEqual([{ plan_tier: "pro", chat_id: `${TEAM}:${CHANNEL}` }]);
   });
 
-  it("runs the SPEC's commands", async () => {
-    expect(await h.command(MEMBER, "/svc-check", "paypa1.com")).toMatch(/CRITICAL risk[\s\S]*paypa1\[\.\]com[\s\S]*Looks like paypal\.com/u);
-    expect(await h.command(MEMBER, "/svc-check", "")).toMatch(/Usage: \/svc-check <entity>/u);
-    expect(await h.command(MEMBER, "/svc-report", "claim-airdrop.top scam")).toMatch(/reported as scam \(rep_/u);
-    expect(await h.command(MEMBER, "/svc-monitor", "")).toMatch(/is for the admins/u);
-    expect(await h.command(ADMIN, "/svc-policy", "delete")).toMatch(/only use the notify policy/u);
+  it("starts with the notify policy, answers unknown commands, and keeps every answer ephemeral", async () => {
     // Slack's only policy is notify from the start (the kernel's default elsewhere is delete).
     expect(await h.command(ADMIN, "/svc-monitor", "")).toMatch(/Monitoring is on \(policy "notify"\)/u);
-    expect(await h.command(ADMIN, "/svc-policy", "notify")).toMatch(/Policy set to notify/u);
+    expect(await h.command(MEMBER, "/svc-check", "")).toMatch(/Usage: \/svc-check <entity>/u);
     expect(await h.command(ADMIN, "/svc-nope", "")).toMatch(/I don't know \/svc-nope/u);
     expect(await h.command(MEMBER, "/svc-status", "")).toMatch(/Status[\s\S]*notify/u);
-    // Replies to commands are ephemeral answers, never channel posts.
+    expect(await h.command(ADMIN, "/svc-welcome", "on")).toMatch(/\/svc-welcome is not available here/u);
+    const answer = await h.commandAnswer(MEMBER, "/svc-check", "paypa1.com");
+    expect(answer).toMatchObject({ response_type: "ephemeral", text: expect.stringMatching(/CRITICAL risk[\s\S]*Looks like paypal\.com/u) });
     expect(posted()).toHaveLength(0);
   });
 
@@ -82,22 +90,16 @@ describe.each(ENGINES)("Slack conversation (%s)", (engine) => {
     expect(h.errors).toEqual([]);
   });
 
-  it("stores no message text: every table read back after the conversation", async () => {
+  it("keeps counters, reports, member names and the sealed installation, and no message text or token", async () => {
     await h.command(ADMIN, "/svc-monitor", "");
+    await h.command(MEMBER, "/svc-report", "claim-airdrop.top scam");
     await h.message(MEMBER, "Confidential: my seed phrase hint is purple-otter, send to paypa1.com");
-    await h.message(ADMIN, "Board meeting notes mention docs.python.org only");
-    await h.event({ type: "message", channel: "D0DIRECT01", user: MEMBER.id, text: "my bank password is hunter2 and paypa1.com sent me this", ts: "1772443000.000300", channel_type: "im" });
-    expect(posted().at(-1)).toMatchObject({ channel: "D0DIRECT01" });
     const tables = (await h.db<{ tablename: string }>(`SELECT tablename FROM pg_tables WHERE schemaname = current_schema()`)).map((t) => t.tablename);
     expect(tables).toEqual(expect.arrayContaining(["bot_chat_settings", "bot_chat_stats", "bot_members", "slack_installations", "bot_seen_events", "reports"]));
     let stored = "";
     for (const t of tables) stored += JSON.stringify(await h.db(`SELECT * FROM "${t}"`));
-    for (const secret of ["Confidential", "purple-otter", "seed phrase", "Board meeting", "hunter2", "bank password", "free money", "claim now", "again paypa1"]) {
-      expect(stored).not.toContain(secret);
-    }
-    // What is kept: reported entities, counts, member names.
+    for (const secret of ["Confidential", "purple-otter", "seed phrase", "free money", "claim now", "again paypa1", "xoxb-"]) expect(stored).not.toContain(secret);
     expect(stored).toContain("claim-airdrop.top");
-    expect(stored).toMatch(/"counter":"messages_scanned","value":"?6/u);
     expect(stored).toContain("Mallory");
     expect(h.errors).toEqual([]);
   });

@@ -10,6 +10,8 @@ export interface FakeCall {
   readonly method: string;
   readonly token: string | null;
   readonly params: Record<string, unknown>;
+  /** Whether the fake answered `ok: true` (a post Slack refused never reached anyone). */
+  ok?: boolean;
 }
 
 export interface FakeUser {
@@ -122,8 +124,10 @@ export async function startFakeSlackApi(options: { record?: boolean } = {}): Pro
       const params = parse(raw, req.headers["content-type"] ?? "");
       const auth = req.headers.authorization;
       const token = auth?.startsWith("Bearer ") ? auth.slice(7) : typeof params.token === "string" ? params.token : null;
-      if (options.record !== false) calls.push({ method, token, params });
+      const call: FakeCall = { method, token, params };
+      if (options.record !== false) calls.push(call);
       const a = answer(method, token, params);
+      call.ok = a.body.ok === true;
       res.writeHead(a.status ?? 200, { "content-type": "application/json; charset=utf-8", ...a.headers });
       res.end(JSON.stringify(a.body));
     })().catch((e: unknown) => {

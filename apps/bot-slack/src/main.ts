@@ -20,8 +20,9 @@ const runtime = await buildContainer(cfg, {}).catch((e: unknown) => {
 const { kernel } = runtime.app;
 // Learning periods end on time even in a quiet channel.
 const timer = setInterval(() => void kernel.tick().catch((e: unknown) => console.error("tick failed", e)), 30_000);
-const server = serve({ fetch: runtime.http.app.fetch, port: cfg.PORT, hostname: cfg.HOST });
-console.log(`svc Slack bot: storage ${cfg.DATABASE_URL ? "postgresql" : `pglite:${cfg.SVC_DATA_DIR}`}; listening on ${cfg.HOST}:${cfg.PORT} (POST /slack/events, GET /slack/install)`);
+const server = serve({ fetch: runtime.http.app.fetch, port: cfg.PORT, hostname: cfg.HOST }, (info) => {
+  console.log(`svc Slack bot: storage ${cfg.DATABASE_URL ? "postgresql" : `pglite:${cfg.SVC_DATA_DIR}`}; listening on ${cfg.HOST}:${info.port} (POST /slack/events, GET /slack/install)`);
+});
 const stop = (): void => {
   clearInterval(timer);
   server.close(() => void runtime.http.idle().then(() => runtime.close()));

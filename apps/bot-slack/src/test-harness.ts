@@ -47,6 +47,8 @@ export interface Harness {
   /** POSTs a body to /slack/events, signed unless headers say otherwise; waits until handling is over unless `settle` is false. */
   post(body: string, contentType: string, headers?: Record<string, string>, settle?: boolean): Promise<Response>;
   event(event: Record<string, unknown>, opts?: { eventId?: string; retryNum?: number; team?: string }): Promise<Response>;
+  /** Runs a slash command; answers its HTTP answer as Slack reads it. */
+  commandAnswer(user: { id: string; name: string }, command: string, text: string, channel?: string, team?: string): Promise<CommandAnswer>;
   /** Runs a slash command; answers the ephemeral reply's text ("" when there was none). */
   command(user: { id: string; name: string }, command: string, text: string, channel?: string, team?: string): Promise<string>;
   message(user: { id: string }, text: string, channel?: string, extra?: Record<string, unknown>): Promise<Response>;
@@ -58,12 +60,19 @@ let seq = 0;
 
 export interface HarnessOptions {
   readonly ackTimeoutMs?: number;
+  /** Fixed verdicts to screen with instead of the harness's own. */
+  readonly screening?: InMemoryScreening;
+  /** A migrated database to use (the caller empties and closes it) instead of a new one. */
+  readonly dataSource?: DataSource;
 }
+
+/** A slash command's HTTP answer: Bolt's ack body (ephemeral text and Block Kit), null when empty. */
+export type CommandAnswer = { readonly response_type?: string; readonly text?: string; readonly blocks?: readonly Record<string, unknown>[] } | null;
 
 export async function createHarness(engine: Engine = "pglite", options: HarnessOptions = {}): Promise<Harness> {
   const api = await startFakeSlackApi();
   const clock = new ManualClock("2026-03-02T09:00:00.000Z");
-  const screening = new InMemoryScreening()
+  const screening = options.screening ?? new InMemoryScreening()
     .set("paypa1.com", "critical", "Looks like paypal.com (one character replaced: l → 1)")
     .set("claim-airdrop.top", "high", "Suspicious top-level domain and airdrop keyword")
     .set("docs.python.org", "low");
@@ -79,7 +88,9 @@ export async function createHarness(engine: Engine = "pglite", options: HarnessO
   });
   let scratch: ScratchDatabase | null = null;
   let ds: DataSource;
-  if (engine === "postgres") {
+  if (options.dataSource) {
+    ds = options.dataSource;
+  } else if (engine === "postgres") {
     scratch = await scratchDatabase(process.env.TEST_DATABASE_URL as string, "svc_slack");
     ds = await openDataSource({ url: scratch.url });
   } else {
@@ -129,7 +140,7 @@ export async function createHarness(engine: Engine = "pglite", options: HarnessO
       const body = JSON.stringify({ token: "legacy", team_id: team, api_app_id: "A0APP", type: "event_callback", event_id: opts.eventId ?? `Ev${++seq}`, event_time: Math.floor(clock.now().getTime() / 1000), event });
       return post(body, "application/json", opts.retryNum !== undefined ? { "x-slack-retry-num": String(opts.retryNum), "x-slack-retry-reason": "http_timeout" } : {});
     },
-    async command(user, command, text, channel = CHANNEL, team = TEAM) {
+    async commandAnswer(user, command, text, channel = CHANNEL, team = TEAM) {
       const form = new URLSearchParams({
         token: "legacy", team_id: team, team_domain: "example", channel_id: channel, channel_name: "general", user_id: user.id, user_name: user.name,
         command, text, api_app_id: "A0APP", response_url: "https://hooks.slack.com/commands/T0TEAM0001/1/x", trigger_id: `${++seq}.1.x`,
@@ -139,9 +150,10 @@ export async function createHarness(engine: Engine = "pglite", options: HarnessO
       const res = await post(form.toString(), "application/x-www-form-urlencoded");
       if (res.status !== 200) throw new Error(`command answered ${res.status}: ${await res.text()}`);
       const raw = await res.text();
-      if (!raw) return "";
-      const json = JSON.parse(raw) as { text?: string; response_type?: string };
-      return json.text ?? "";
+      return raw ? (JSON.parse(raw) as CommandAnswer) : null;
+    },
+    async command(user, command, text, channel = CHANNEL, team = TEAM) {
+      return (await h.commandAnswer(user, command, text, channel, team))?.text ?? "";
     },
     message(user, text, channel = CHANNEL, extra = {}) {
       clock.advance(1000);
@@ -155,7 +167,7 @@ export async function createHarness(engine: Engine = "pglite", options: HarnessO
       await rt.http.idle();
       await api.close();
       await rt.close();
-      await ds.destroy();
+      if (!options.dataSource) await ds.destroy();
       if (scratch) await scratch.drop();
     },
   };

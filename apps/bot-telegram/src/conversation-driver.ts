@@ -27,7 +27,7 @@ export async function telegramConversationDriver(screening: InMemoryScreening): 
   let seen = 0;
   return {
     dialect: "telegram",
-    can: { delete: true, ban: true, mute: true, unmute: true },
+    capabilities: { delete: true, ban: true, mute: true, unmute: true, joins: true },
     addBotAsAdmin: () => h.botPromoted(),
     post: (from, text) => h.group(userOf(from), text),
     command: (from, name, args) => h.group(userOf(from), `${spell("telegram", name)}${args ? ` ${args}` : ""}`),

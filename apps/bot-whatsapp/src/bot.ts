@@ -1,5 +1,7 @@
 import {
   BotKernel,
+  FEATURES,
+  featuresWithout,
   kernelStores,
   type KernelStores,
   effectivePlan,
@@ -94,7 +96,9 @@ export function createWhatsAppApp(deps: WhatsAppAppDeps): WhatsAppApp {
     dialect: "whatsapp",
     chat,
     ...kernelStores(deps),
-    options: { botName: "svc", capabilities: { delete: false, ban: false, restrict: false }, minimumPlan: MINIMUM_PLAN },
+    // The bot reads no group participant updates (no joins), so anti-raid and welcomes are not
+    // offered: their commands answer "not available here" (anti-raid is a platform-1 feature in SPEC.md).
+    options: { botName: "svc", capabilities: { delete: false, ban: false, restrict: false }, minimumPlan: MINIMUM_PLAN, features: featuresWithout(FEATURES.antiRaid, FEATURES.welcome) },
   });
   const statuses: StatusCounts = { sent: 0, delivered: 0, read: 0, failed: 0, other: 0 };
   const say = (ctx: CommandContext, ...blocks: Block[]): Promise<void> =>

@@ -28,7 +28,8 @@ const schema = z.object({
   SVC_BOOTSTRAP_KEY: z.string().min(32).optional(),
   /** Listen address, as the API's: all interfaces by default; `127.0.0.1` behind a local reverse proxy. */
   HOST: z.string().min(1).default("0.0.0.0"),
-  PORT: z.coerce.number().int().min(1).max(65_535).default(8082),
+  /** 0 picks a free port (tests); the start-up line says which. */
+  PORT: z.coerce.number().int().min(0).max(65_535).default(8082),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

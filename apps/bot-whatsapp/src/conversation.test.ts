@@ -1,12 +1,21 @@
+import { conversationContract } from "@svc/bot-kernel";
 import { apiKeyFromSecret } from "@svc/server-ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { whatsappConversationDriver, whatsappTestDatabases } from "./conversation-driver.js";
 import { BOOTSTRAP_SECRET, ENGINES, messagesDelivery, startHarness, statusDelivery, type Harness } from "./test-harness.js";
 
+// The shared admin/member/raider conversation through signed webhook deliveries and the fake Graph API on 127.0.0.1.
+beforeAll(async () => {
+  for (const engine of ENGINES) await whatsappTestDatabases.get(engine);
+}, 300_000);
+afterAll(() => whatsappTestDatabases.close());
+for (const engine of ENGINES) conversationContract({ describe, it, expect }, `WhatsApp over signed webhooks and the fake Graph API on 127.0.0.1 (${engine})`, whatsappConversationDriver(engine));
+
 /**
- * A scripted group conversation through the real webhook (signed deliveries over HTTP on
- * 127.0.0.1), the real stores (PGlite, and PostgreSQL when TEST_DATABASE_URL is set) and a fake
- * Graph API. The script only talks to a `Driver` (a member says something, the bot's replies
- * come back), so it can move into a shared cross-platform conversation suite as it is.
+ * What only WhatsApp does, as one group meets the bot, through the real webhook (signed
+ * deliveries over HTTP on 127.0.0.1), the real stores (PGlite, and PostgreSQL when
+ * TEST_DATABASE_URL is set) and a fake Graph API: `!svc` commands only, Starter gating, the first
+ * connector as admin, `!svc admin add`, status counters, delivery callbacks.
  */
 interface Member {
   readonly id: string;
@@ -27,7 +36,7 @@ const KEY = apiKeyFromSecret(BOOTSTRAP_SECRET);
 
 type Step = readonly [who: Member, says: string, expect: RegExp | "silence", where?: "group" | "private"];
 
-/** The WhatsApp part of SPEC.md's platform-4 table, in the order a new group meets the bot. */
+/** The WhatsApp part of SPEC.md's platform-4 table, in the order a new group meets the bot (the shared contract covers policies, warnings, reports and direct messages). */
 const SCRIPT: readonly Step[] = [
   [BOB, "hello everyone, see https://paypa1.com/login", "silence"],
   [BOB, "!svc", /!svc connect <api_key>[\s\S]*!svc admin add <phone>/u],
@@ -42,20 +51,17 @@ const SCRIPT: readonly Step[] = [
   [CAROL, "!svc unmonitor", /Monitoring is off/u],
   [BOB, "free money at https://paypa1.com/login", "silence"],
   [CAROL, "!svc monitor", /Monitoring is on \(policy "notify"\)/u],
-  [ALICE, "!svc policy delete", /only use the notify policy/u],
-  [ALICE, "!svc policy notify", /Policy set to notify/u],
   [BOB, "Claim your refund at https://paypa1.com/login before midnight", /paypa1\[\.\]com\S*: critical risk[\s\S]*Appeal with !svc report \S+ false_positive/u],
-  [BOB, "the docs are at https://docs.python.org/3/", "silence"],
   [BOB, "/check paypa1.com is not a command here", /paypa1\[\.\]com/u],
   [BOB, "!svc report claim-airdrop.top phishing", /reported as phishing/u],
   [BOB, "!svc nonsense", "silence"],
   [BOB, "!svc policy", /Which policy\?/u],
-  [BOB, "!svc status", /Messages scanned: 3[\s\S]*Actions taken: 2 warnings/u],
-  [DAVE, "is https://paypa1.com safe?", /CRITICAL risk/u, "private"],
+  [BOB, "!svc status", /Messages scanned: 2[\s\S]*Actions taken: 2 warnings/u],
   [DAVE, "!svc status", /works in a group/u, "private"],
+  [ALICE, "!svc antiraid 10 1", /!svc antiraid is not available here/u],
 ];
 
-const SECRET_WORDS = ["Claim your refund", "before midnight", "free money", "the docs are at", "is not a command here", "hello everyone"];
+const SECRET_WORDS = ["Claim your refund", "before midnight", "free money", "is not a command here", "hello everyone"];
 
 describe.each(ENGINES)("WhatsApp conversation (%s)", (engine) => {
   let h: Harness;
@@ -63,7 +69,8 @@ describe.each(ENGINES)("WhatsApp conversation (%s)", (engine) => {
   let driver: Driver;
 
   beforeAll(async () => {
-    h = await startHarness({ engine });
+    // The file's migrated database, emptied of what the shared conversations left.
+    h = await startHarness({ engine, dataSource: await whatsappTestDatabases.empty(engine, (t) => t.startsWith("bot_") || t === "reports") });
     driver = {
       async say(who, text, where = "group") {
         const before = h.graph.sent().length;
@@ -79,7 +86,7 @@ describe.each(ENGINES)("WhatsApp conversation (%s)", (engine) => {
         return replies.map((s) => s.text);
       },
     };
-  }, 60_000);
+  }, 300_000);
   afterAll(() => h?.close());
 
   it("runs the script: gating, first connector is admin, admin add, notify-only scanning, reports, status", async () => {

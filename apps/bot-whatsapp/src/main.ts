@@ -24,8 +24,9 @@ const timer = setInterval(() => {
   void runtime.prune().catch((e: unknown) => log.error({ err: e }, "pruning seen events failed"));
 }, 30_000);
 
-const server = serve({ fetch: runtime.web.fetch, ...listenAddress(config) });
-log.info({ host: config.HOST, port: config.PORT, path: config.WHATSAPP_WEBHOOK_PATH, storage: config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}` }, "svc WhatsApp bot: webhook listening");
+const server = serve({ fetch: runtime.web.fetch, ...listenAddress(config) }, (info) => {
+  log.info({ host: config.HOST, port: info.port, path: config.WHATSAPP_WEBHOOK_PATH, storage: config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}` }, "svc WhatsApp bot: webhook listening");
+});
 
 const stop = (): void => {
   clearInterval(timer);

@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve, type ServerType } from "@hono/node-server";
 import { InMemoryScreening, ManualClock, type PlanResolver, type ScreeningPort } from "@svc/bot-kernel";
-import { openDataSource, scratchDatabase, type ScratchDatabase } from "@svc/persistence";
+import { everyRowAsText, openDataSource, scratchDatabase, type ScratchDatabase } from "@svc/persistence";
 import type { DataSource } from "typeorm";
 import { Writable } from "node:stream";
 import { parseConfig, type WhatsAppConfig } from "./config.js";
@@ -194,10 +194,19 @@ export interface Harness {
 export type Engine = "pglite" | "postgres";
 export const ENGINES: readonly Engine[] = (["pglite", "postgres"] as const).filter((e) => e === "pglite" || process.env.TEST_DATABASE_URL);
 
-export async function startHarness(opts: { engine?: Engine; plans?: PlanResolver; env?: Record<string, string>; screening?: ScreeningPort } = {}): Promise<Harness> {
+export interface HarnessOptions {
+  readonly engine?: Engine;
+  readonly plans?: PlanResolver;
+  readonly env?: Record<string, string>;
+  readonly screening?: ScreeningPort;
+  /** A migrated database to use (the caller empties and closes it) instead of a new one. */
+  readonly dataSource?: DataSource;
+}
+
+export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const graph = await FakeGraphApi.start();
-  const pg: ScratchDatabase | null = opts.engine === "postgres" ? await scratchDatabase(process.env.TEST_DATABASE_URL as string, "svc_wa") : null;
-  const dataSource: DataSource = await openDataSource(pg ? { url: pg.url } : { dataDir: "memory://" });
+  const pg: ScratchDatabase | null = !opts.dataSource && opts.engine === "postgres" ? await scratchDatabase(process.env.TEST_DATABASE_URL as string, "svc_wa") : null;
+  const dataSource: DataSource = opts.dataSource ?? (await openDataSource(pg ? { url: pg.url } : { dataDir: "memory://" }));
   const config: WhatsAppConfig = parseConfig({
     WHATSAPP_ACCESS_TOKEN: TOKEN,
     WHATSAPP_APP_SECRET: APP_SECRET,
@@ -246,20 +255,12 @@ export async function startHarness(opts: { engine?: Engine; plans?: PlanResolver
     retries,
     post,
     deliver: (payload) => post(JSON.stringify(payload)),
-    async dump() {
-      const tables = ((await dataSource.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name`)) as { table_name: string }[]).map((r) => r.table_name);
-      const parts: string[] = [];
-      for (const t of tables) {
-        const [row] = (await dataSource.query(`SELECT coalesce(json_agg(x)::text, '[]') AS rows FROM "${t}" x`)) as { rows: string }[];
-        parts.push(`${t}: ${row?.rows ?? "[]"}`);
-      }
-      return parts.join("\n");
-    },
+    dump: () => everyRowAsText(dataSource),
     async close() {
       await new Promise<void>((r) => server.close(() => r()));
       await graph.close();
       await runtime.close();
-      await dataSource.destroy();
+      if (!opts.dataSource) await dataSource.destroy();
       await pg?.drop();
     },
   };

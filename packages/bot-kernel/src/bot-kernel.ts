@@ -79,21 +79,43 @@ export interface KernelOptions {
 }
 
 /**
+ * Each feature module's factory by name, so a platform can leave one out of
+ * `DEFAULT_FEATURES` (Slack and WhatsApp drop `antiRaid` and `welcome`: bots there hear of no joins).
+ */
+export const FEATURES = {
+  settings: (k, d) => settingsFeature(k, { stats: d.stats, queueDepth: d.queueDepth, ...(d.options?.startButtons ? { startButtons: d.options.startButtons } : {}) }),
+  scan: (k, d) => scanFeature(k, { stats: d.stats }),
+  reports: (k, d) => reportsFeature(k, { reports: d.reports, stats: d.stats }),
+  antiRaid: (k, d) => antiRaidFeature(k, { stats: d.stats }),
+  impersonation: (k, d) => impersonationFeature(k, { members: d.members, ...(d.options?.impersonationAlertScore !== undefined ? { alertScore: d.options.impersonationAlertScore } : {}) }),
+  welcome: (k) => welcomeFeature(k),
+  learn: (k, d) => learnFeature(k, { stats: d.stats }),
+  moderation: (k, d) => moderationFeature(k, { stats: d.stats, members: d.members }),
+  plans: (k, d) => plansFeature(k, { plans: d.plans }),
+  support: (k, d) => supportFeature(k, { support: d.support }),
+} satisfies Record<string, FeatureFactory>;
+
+/**
  * Every feature, in the order events reach them: anti-raid before the impersonation check and
  * the welcome (a lockdown stops both), learn before moderation (while learning, observe only).
  */
 export const DEFAULT_FEATURES: readonly FeatureFactory[] = [
-  (k, d) => settingsFeature(k, { stats: d.stats, queueDepth: d.queueDepth, ...(d.options?.startButtons ? { startButtons: d.options.startButtons } : {}) }),
-  (k, d) => scanFeature(k, { stats: d.stats }),
-  (k, d) => reportsFeature(k, { reports: d.reports, stats: d.stats }),
-  (k, d) => antiRaidFeature(k, { stats: d.stats }),
-  (k, d) => impersonationFeature(k, { members: d.members, ...(d.options?.impersonationAlertScore !== undefined ? { alertScore: d.options.impersonationAlertScore } : {}) }),
-  (k) => welcomeFeature(k),
-  (k, d) => learnFeature(k, { stats: d.stats }),
-  (k, d) => moderationFeature(k, { stats: d.stats, members: d.members }),
-  (k, d) => plansFeature(k, { plans: d.plans }),
-  (k, d) => supportFeature(k, { support: d.support }),
+  FEATURES.settings,
+  FEATURES.scan,
+  FEATURES.reports,
+  FEATURES.antiRaid,
+  FEATURES.impersonation,
+  FEATURES.welcome,
+  FEATURES.learn,
+  FEATURES.moderation,
+  FEATURES.plans,
+  FEATURES.support,
 ];
+
+/** The default features without those a platform cannot offer, in the default order. */
+export function featuresWithout(...left: readonly FeatureFactory[]): readonly FeatureFactory[] {
+  return DEFAULT_FEATURES.filter((f) => !left.includes(f));
+}
 
 /** Commands that act on a group and make no sense in a direct message. */
 const GROUP_ONLY: ReadonlySet<CommandName> = new Set<CommandName>([...ADMIN_COMMANDS, "status"]);
@@ -143,6 +165,7 @@ export class BotKernel {
       log: (s, e) => this.monitor.log(s, e),
       alertAdmins: (s, alert) => this.alertAdmins(s, alert),
       isAdmin: (chatId, userId) => this.isAdmin(chatId, userId),
+      offers: (name) => this.handlers.has(name),
     };
     const withDepth = { ...deps, stats: this.buffers.stats, members: this.buffers.members, queueDepth: () => this.queueDepth };
     this.features = (o.features ?? DEFAULT_FEATURES).map((f) => f(this.services, withDepth));

@@ -22,7 +22,7 @@ export { JoinWindows, LockdownMutes, raidTriggered, type Join } from "./anti-rai
 export { defang, verdictReply, verdictBlocks } from "./render.js";
 export { planFromPurchases, boundByApiKey } from "./plans.js";
 export { refundWindowOpen, addBusinessDays } from "./refund-window.js";
-export { BotKernel, DEFAULT_FEATURES, kernelStores, type KernelStores, type KernelDeps, type KernelOptions, type FeatureFactory, type CommandContext, type PrivateMessage, type JoinEvent, type BotRights, type ChatKind } from "./bot-kernel.js";
+export { BotKernel, DEFAULT_FEATURES, FEATURES, featuresWithout, kernelStores, type KernelStores, type KernelDeps, type KernelOptions, type FeatureFactory, type CommandContext, type PrivateMessage, type JoinEvent, type BotRights, type ChatKind } from "./bot-kernel.js";
 // Feature modules (docs/bots/kernel.md): each a factory of the shared services and its own ports.
 export type { FeatureModule, KernelServices, CommandRun, CommandHandlers, CommandOf, JoinState, LogEntry } from "./features/feature.js";
 export { describeUser } from "./features/feature.js";
@@ -47,4 +47,4 @@ export { ManualClock, systemClock } from "./manual-clock.js";
 export { InMemoryScreening, makeVerdict } from "./in-memory-screening.js";
 // Port contract suites (vitest is passed in, never imported at run time): see contracts/index.ts.
 export * from "./contracts/index.js";
-export { conversationContract, conversationScreening, type ConversationDriver, type MakeConversationDriver, type Observed, type Person } from "./contracts/conversation-contract.js";
+export { conversationContract, conversationScreening, type ConversationCapabilities, type ConversationDriver, type MakeConversationDriver, type Observed, type Person } from "./contracts/conversation-contract.js";

@@ -31,6 +31,7 @@ export { databaseIntel, databaseScreeningDeps } from "./screening-composition.js
 export { ApiKeyPlanResolver, botDataDirInUseLine, botTier, databasePlanResolver, databaseReportSink, databaseScreening, openBotDataSource, ReportRepositorySink, type ApiKeyPlanResolverOptions } from "./bot-composition.js";
 export { CoalescedGraphProximity, CoalescedIntel, CoalescedRateLimiter, CoalescedReportEvidence, CoalescedUsage, GraphLearner } from "./coalesced.js";
 export { scratchDatabase, type ScratchDatabase } from "./scratch-database.js";
+export { everyRowAsText, ReusableTestDatabases, type TestEngine } from "./reusable-test-databases.js";
 export { errorForLog } from "./log-errors.js";
 export { TypeOrmBillingStore, type BillingCustomer, type Entitlement, type EntitlementSource, type NewEntitlement, type PlanPropagation, type SubscriptionState } from "./repositories/typeorm-billing-store.js";
 export { TypeOrmAccountDeletions, TypeOrmCheckReviews, anonymousRef, KEPT_ANONYMISED, type CheckReview, type DeletionRequest, type ReviewOutcome } from "./repositories/typeorm-account-data.js";

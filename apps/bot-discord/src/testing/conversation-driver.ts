@@ -1,6 +1,6 @@
 import { InMemoryScreening, ManualClock, type CommandName, type ConversationDriver, type Observed, type Person } from "@svc/bot-kernel";
 import { apiKeyFromSecret } from "@svc/server-ports";
-import { openDataSource } from "@svc/persistence";
+import { everyRowAsText, openDataSource } from "@svc/persistence";
 import type { DataSource } from "typeorm";
 import { parseConfig } from "../config.js";
 import { buildContainer } from "../container.js";
@@ -116,7 +116,7 @@ export async function discordConversationDriver(screening: InMemoryScreening): P
   };
   return {
     dialect: "discord",
-    can: { delete: true, ban: true, mute: true, unmute: true },
+    capabilities: { delete: true, ban: true, mute: true, unmute: true, joins: true },
     async addBotAsAdmin() {
       // Discord has no promotion event: the bot's role carries its permissions. A plan is what
       // the server needs (Starter or higher), then monitoring.
@@ -147,6 +147,7 @@ export async function discordConversationDriver(screening: InMemoryScreening): P
       seen = fake.calls.length;
       return fresh.flatMap(observe);
     },
+    stored: () => everyRowAsText(ds),
     async close() {
       await rt.close();
       await fake.close();

@@ -73,6 +73,8 @@ export interface KernelServices {
   /** Copies an alert to the chat's alert destination (a DM, another chat), best effort. */
   alertAdmins(s: ChatSettings, alert: Reply): Promise<void>;
   isAdmin(chatId: string, userId: string): Promise<boolean>;
+  /** Whether a composed module answers this command (help and settings list only what is offered). */
+  offers(name: CommandName): boolean;
 }
 
 /** A command being run: its context, the chat's settings in force, and how to answer. */

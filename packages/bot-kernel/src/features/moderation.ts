@@ -94,8 +94,11 @@ export function moderationFeature(k: KernelServices, p: ModerationPorts): Featur
     commands: {
       protect: async (run) => {
         const s = run.settings;
-        const saved = await k.save({ ...s, monitoring: true, policy: DEFAULT_POLICY, antiRaid: { ...s.antiRaid, enabled: true } });
+        const antiRaid = k.offers("antiraid");
+        // A platform that cannot delete gets the policy it can carry out.
+        const saved = await k.save({ ...s, monitoring: true, policy: k.capabilities.delete ? DEFAULT_POLICY : "notify", antiRaid: { ...s.antiRaid, enabled: antiRaid || s.antiRaid.enabled } });
         await k.log(saved, { action: "protection on", policy: saved.policy, chatId: run.ctx.chatId, user: run.ctx.sender });
+        if (!antiRaid) return run.say(heading("🛡 Protection on"), text(`Monitoring with the "${saved.policy}" policy.`), note(`Change it with ${spell(d, "policy")}.`));
         return run.say(heading("🛡 Protection on"), text(`Monitoring with the "${saved.policy}" policy, anti-raid at ${saved.antiRaid.joins} joins in ${saved.antiRaid.minutes} minute(s).`), note(`Change it with ${spell(d, "policy")} or ${spell(d, "antiraid")}.`));
       },
       monitor: (run) => setMonitoring(run.settings, true, run),

@@ -32,9 +32,9 @@ export function settingsFeature(k: KernelServices, p: SettingsPorts): FeatureMod
         if (run.ctx.chatKind === "private") blocks.push(text("Here in private, send or forward me anything suspicious and I reply with a verdict for each link, wallet or contact in it."));
         blocks.push(
           text("Everyone:"),
-          list(LISTED.filter((n) => !ADMIN_COMMANDS.has(n)).map((n) => `${commandSyntax(d, n)}: ${commandPurpose(n)}`)),
+          list(LISTED.filter((n) => !ADMIN_COMMANDS.has(n) && k.offers(n)).map((n) => `${commandSyntax(d, n)}: ${commandPurpose(n)}`)),
           text("Group admins:"),
-          list(LISTED.filter((n) => ADMIN_COMMANDS.has(n)).map((n) => `${commandSyntax(d, n)}: ${commandPurpose(n)}`)),
+          list(LISTED.filter((n) => ADMIN_COMMANDS.has(n) && k.offers(n)).map((n) => `${commandSyntax(d, n)}: ${commandPurpose(n)}`)),
           note("I never ask for login codes, seed phrases, wallet connections or payments in private. Automated risk indicators, not legal, financial or investment advice."),
         );
         return run.respond(p.startButtons ? { blocks, buttons: p.startButtons } : { blocks });
@@ -62,8 +62,8 @@ export function settingsFeature(k: KernelServices, p: SettingsPorts): FeatureMod
           `Monitoring: ${s.monitoring ? "on" : "off"}`,
           `Policy: ${s.policy}${s.policyByLevel && Object.keys(s.policyByLevel).length > 0 ? ` (${(["high", "critical"] as const).map((l) => `${l}: ${s.policyByLevel?.[l] ?? s.policy}`).join(", ")})` : ""}`,
           `Alerts: ${alerts}`,
-          `Anti-raid: ${s.antiRaid.enabled ? `${s.antiRaid.joins} joins / ${s.antiRaid.minutes} min → ${s.antiRaid.lockdownMinutes} min lockdown` : "off"}`,
-          `Welcome: ${s.welcome.mode === "custom" ? `custom ("${s.welcome.text.slice(0, 60)}${s.welcome.text.length > 60 ? "…" : ""}")` : s.welcome.mode}`,
+          ...(k.offers("antiraid") ? [`Anti-raid: ${s.antiRaid.enabled ? `${s.antiRaid.joins} joins / ${s.antiRaid.minutes} min → ${s.antiRaid.lockdownMinutes} min lockdown` : "off"}`] : []),
+          ...(k.offers("welcome") ? [`Welcome: ${s.welcome.mode === "custom" ? `custom ("${s.welcome.text.slice(0, 60)}${s.welcome.text.length > 60 ? "…" : ""}")` : s.welcome.mode}`] : []),
           `Blocklist: ${s.blocklist.length ? s.blocklist.join(", ") : "empty"}`,
           `Allowed users: ${s.allowlist.users.length ? s.allowlist.users.join(", ") : "none"}`,
           `Allowed domains: ${s.allowlist.domains.length ? s.allowlist.domains.join(", ") : "none"}`,

@@ -43,6 +43,7 @@ export function featureKit(group = "-100200", admins: ChatUser[] = [{ id: "1", n
     log: (s, e) => monitor.log(s, e),
     alertAdmins: async () => undefined,
     isAdmin,
+    offers: () => true,
   };
   /** A command run in the group (or a DM) whose replies are collected as plain text. */
   const run = async (sender: ChatUser, chatId = group): Promise<CommandRun & { readonly replies: string[] }> => {
