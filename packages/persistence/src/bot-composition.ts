@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Clock, CommunityReport, PlanResolver, PlanTier, ReportSink, ScreeningPort } from "@svc/bot-kernel";
+import { countCheck } from "@svc/metrics";
 import { apiKeyFromSecret, hashApiKey, randomIds, screenEntity, type AccountRepository, type ApiKeyRepository, type ReportRepository } from "@svc/core";
 import type { DataSource } from "typeorm";
 import { openDataSource } from "./data-source.js";
@@ -131,6 +132,7 @@ export function databaseScreening(ds: DataSource, clock: Clock): ScreeningPort {
   return {
     screen: async (value) => {
       const r = await screenEntity({ entity_value: value }, deps);
+      if (r.ok) countCheck("bot", r.entity.type, r.verdict.risk_level);
       return r.ok ? r.verdict : { error: r.error };
     },
   };

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Clock, WebhookSecretStore } from "@svc/core";
+import { webhookDeliveries } from "@svc/metrics";
 import type { DataSource } from "typeorm";
 import { silentLog, type LogSink } from "../log.js";
 import { rowsOf, valuesList } from "../sql.js";
@@ -219,6 +220,7 @@ export class WebhookRelay {
     }
     const secrets = signing ?? [(await this.o.secrets.current(m.account_id, startedAt)).secret];
     const outcome = await this.o.deliverer.deliver({ url: m.url, headers: { ...signedHeaders(secrets, m.id, startedAt, m.body) }, body: m.body });
+    webhookDeliveries.inc({ outcome: outcome.kind });
     const number = m.attempts + 1;
     const finishedAt = this.o.clock.now();
     const attempt = { number, startedAt, outcome };
