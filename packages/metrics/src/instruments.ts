@@ -102,12 +102,17 @@ export function countCheck(channel: string, entityType: string, riskLevel: strin
 
 let processMetrics = false;
 
-/** Node.js and process metrics (CPU, memory, GC, handles, event-loop lag); once per process, on first exposition. */
+/**
+ * Node.js and process metrics (CPU, memory, GC, handles, event-loop lag); once per process. On
+ * when this module loads, so the event-loop delay monitor has samples by the first scrape (until
+ * its first 10 ms it reports NaN, which some scrapers' parsers refuse).
+ */
 export function enableProcessMetrics(): void {
   if (processMetrics) return;
   processMetrics = true;
   collectDefaultMetrics({ register: registry });
 }
+enableProcessMetrics();
 
 /** The text exposition of every metric of this process. */
 export async function exposition(): Promise<{ contentType: string; body: string }> {

@@ -12,8 +12,8 @@ async function scrape(url: string): Promise<PromMetrics> {
 describe("metrics listener (worker and bots)", () => {
   let server: MetricsServer;
   beforeAll(async () => {
-    // The event-loop delay monitor reports NaN until it has its first samples (10 ms); prom2javascript
-    // cannot read NaN (Prometheus can), so the monitor gets a moment before the first scrape.
+    // The event-loop delay monitor (on since the module loaded) reports NaN until its first
+    // samples (10 ms); prom2javascript cannot read NaN (Prometheus can): a moment for it here.
     enableProcessMetrics();
     await new Promise((r) => setTimeout(r, 50));
     const s = await startMetricsServer({ port: 0, host: "127.0.0.1" });
