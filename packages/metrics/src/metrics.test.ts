@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { histogramSeries, parsePrometheusText, seriesValue, type PromMetrics } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addQueueDepthSource, countCheck, enableProcessMetrics, feedSyncErrors, jobLatency, metricsSettingsFromEnv, providerErrors, startMetricsServer, webhookDeliveries, type MetricsServer } from "./index.js";
@@ -95,4 +96,27 @@ describe("metrics settings", () => {
     expect(() => metricsSettingsFromEnv({ SVC_METRICS_PORT: "http" })).toThrow(/SVC_METRICS_PORT: must be a port number/);
     expect(() => metricsSettingsFromEnv({ SVC_METRICS_PORT: "70000" })).toThrow(/SVC_METRICS_PORT/);
   });
+});
+
+describe("serveProcessMetrics (the worker's and the bots' entry points)", () => {
+  const run = (env: Record<string, string>, script: string) =>
+    spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { cwd: import.meta.dirname, env: { ...process.env, ...env }, encoding: "utf8", timeout: 60_000 });
+  const SERVE = `import { serveProcessMetrics } from "./index.ts";
+const s = await serveProcessMetrics(process.env, "svc test");
+if (s) { const r = await fetch(s.url); console.log(r.status, (await r.text()).includes("process_cpu_user_seconds_total")); }
+else console.log("off");`;
+
+  it("serves while the process runs, and never keeps it from exiting", () => {
+    const on = run({ SVC_METRICS_PORT: "0" }, SERVE);
+    expect(on.stderr).toBe("");
+    expect(on.stdout.trim()).toBe("200 true");
+    expect(on.status).toBe(0);
+    expect(run({}, SERVE).stdout.trim()).toBe("off");
+  }, 90_000);
+
+  it("a bad SVC_METRICS_PORT ends the process with one line naming it", () => {
+    const bad = run({ SVC_METRICS_PORT: "ninety" }, SERVE);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr.trim()).toBe("svc test: SVC_METRICS_PORT: must be a port number from 0 to 65535");
+  }, 90_000);
 });
