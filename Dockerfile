@@ -31,8 +31,8 @@ COPY --from=build /out/ ./
 # No install scripts: every native piece comes as a prebuilt platform package.
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
  && npm cache clean --force \
- && groupadd --system --gid 10001 svc \
- && useradd --system --uid 10001 --gid svc --home-dir /app --shell /usr/sbin/nologin svc \
+ && groupadd --gid 10001 svc \
+ && useradd --uid 10001 --gid svc --no-create-home --home-dir /app --shell /usr/sbin/nologin svc \
  && mkdir -p /var/lib/svc && chown svc:svc /var/lib/svc
 # A numeric user, so Kubernetes' runAsNonRoot can verify it.
 USER 10001:10001
