@@ -42,11 +42,13 @@ export default tseslint.config(
           { sourceTag: "type:contract", onlyDependOnLibsWithTags: ["type:contract"], bannedExternalImports: DI },
           // Adapters run the shared port contract suites from type:testing in their tests.
           // type:feature: the bot kernel's storage ports (and their contract suites) are implemented by @svc/persistence.
-          { sourceTag: "type:adapter", onlyDependOnLibsWithTags: ["type:domain", "type:data", "type:contract", "type:testing", "type:feature"], bannedExternalImports: DI },
+          { sourceTag: "type:adapter", onlyDependOnLibsWithTags: ["type:domain", "type:data", "type:contract", "type:testing", "type:feature", "type:telemetry"], bannedExternalImports: DI },
           { sourceTag: "type:feature", onlyDependOnLibsWithTags: ["type:domain", "type:data", "type:contract"], bannedExternalImports: [...DI, "typeorm", "pg", "hono", "grammy", "discord.js", "@slack/bolt"] },
           { sourceTag: "type:client", onlyDependOnLibsWithTags: ["type:contract"], bannedExternalImports: DI },
+          // Prometheus instruments (prom-client): counted by adapters and apps, never by the pure core.
+          { sourceTag: "type:telemetry", onlyDependOnLibsWithTags: ["type:testing"], bannedExternalImports: DI },
           { sourceTag: "type:testing", onlyDependOnLibsWithTags: ["type:domain", "type:data", "type:testing"], bannedExternalImports: DI },
-          { sourceTag: "type:app", onlyDependOnLibsWithTags: ["type:domain", "type:data", "type:contract", "type:adapter", "type:feature", "type:client", "type:testing"] },
+          { sourceTag: "type:app", onlyDependOnLibsWithTags: ["type:domain", "type:data", "type:contract", "type:adapter", "type:feature", "type:client", "type:testing", "type:telemetry"] },
         ],
       }],
     },

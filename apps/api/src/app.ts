@@ -13,6 +13,7 @@ import { registerDashboardRoutes } from "./web/dashboard-routes.js";
 import { jsonBody } from "./middleware/json-body.js";
 import { charged, rateLimitHeaders } from "./middleware/rate-limit.js";
 import { requestId } from "./middleware/request-id.js";
+import { httpMetrics, metricsRoute } from "./middleware/metrics.js";
 import { routeGuard } from "./middleware/route-guard.js";
 import { withBearerAlternative } from "./openapi-doc.js";
 import { safeParams } from "./middleware/safe-params.js";
@@ -46,6 +47,7 @@ export function createApp(s: ApiServices): OpenAPIHono {
   });
 
   app.use("*", requestId(() => s.ids.next("req")));
+  app.use("*", httpMetrics());
   app.onError((err, c) => {
     if (err instanceof ApiProblem) return problemResponse(c, err.init);
     const processor = processorProblem(err);
@@ -90,6 +92,7 @@ export function createApp(s: ApiServices): OpenAPIHono {
     });
   }
   app.get("/healthz", (c) => c.json({ status: "ok" }));
+  app.get("/metrics", ...metricsRoute(s));
   app.get("/readyz", async (c) => ((await s.ready().catch(() => false)) ? c.json({ status: "ready" }) : problemResponse(c, { status: 503, code: "not_ready", title: "Not ready", detail: "The database is not answering." })));
   app.get("/v1/openapi.json", (c) => c.json(withBearerAlternative(app.getOpenAPI31Document({ openapi: "3.1.0", info: { title: "svc API", version: "1.0.0", description: "Entity risk screening. Results are automated risk indicators for information only." } }))));
   app.openAPIRegistry.registerComponent("securitySchemes", "ApiKey", { type: "apiKey", in: "header", name: "X-API-Key" });

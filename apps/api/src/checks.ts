@@ -1,4 +1,5 @@
 import { auditRecordOf, hostAndParents, hostOf, screenEntity, type Entity, type NewGraphEdge, type ScreenRequest, type Screened } from "@svc/core";
+import { countCheck } from "@svc/metrics";
 import { entityProblem, problem } from "./problem.js";
 import type { ApiServices } from "./services.js";
 import type { Caller } from "./middleware/auth.js";
@@ -14,6 +15,7 @@ export async function runCheck(s: ApiServices, caller: Caller, request: ScreenRe
 export async function record(s: ApiServices, caller: Caller, request: { entity_value: string; type?: string }, r: Screened, idempotencyKey?: string): Promise<void> {
   const v = r.verdict;
   await s.checks.save(auditRecordOf({ accountId: caller.accountId, actor: { key_id: caller.keyId, channel: "api" }, request, screened: r, now: s.clock.now(), ...(idempotencyKey ? { idempotencyKey } : {}) }));
+  countCheck("api", r.entity.type, v.risk_level);
   // The account's own graph learns from its checks (never the shared one: what one account
   // screens must not move another's verdicts); not part of the audit trail, so updated after.
   s.background.track(learnGraph(s, caller.accountId, r).catch((e: unknown) => s.logger.warn({ err: e, check: v.id }, "graph update failed")));

@@ -11,7 +11,7 @@ try {
 }
 
 // Loaded only once the configuration is known to be good: a missing token answers at once.
-const [{ pino }, { serve }, { systemClock }, { botDataDirInUseLine, errorForLog }, { buildContainer }, { createInteractionsEndpoint }, { logInAndRegister }] = await Promise.all([
+const [{ pino }, { serve }, { systemClock }, { botDataDirInUseLine, errorForLog }, { buildContainer }, { createInteractionsEndpoint }, { logInAndRegister }, { serveProcessMetrics }] = await Promise.all([
   import("pino"),
   import("@hono/node-server"),
   import("@svc/bot-kernel"),
@@ -19,7 +19,9 @@ const [{ pino }, { serve }, { systemClock }, { botDataDirInUseLine, errorForLog 
   import("./container.js"),
   import("./interactions-endpoint.js"),
   import("./startup.js"),
+  import("@svc/metrics"),
 ]);
+await serveProcessMetrics(process.env, "svc Discord bot");
 
 const logger = pino({ level: config.LOG_LEVEL, serializers: { err: errorForLog } });
 const runtime = await buildContainer(config, { onError: (err) => logger.error({ err }, "discord event failed") }).catch((e: unknown) => {

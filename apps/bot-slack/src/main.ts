@@ -1,4 +1,5 @@
 import { serve } from "@hono/node-server";
+import { serveProcessMetrics } from "@svc/metrics";
 import { botDataDirInUseLine } from "@svc/persistence";
 import { parseConfig } from "./config.js";
 import { buildContainer } from "./container.js";
@@ -11,6 +12,7 @@ try {
   process.exit(1);
 }
 const cfg = config;
+await serveProcessMetrics(process.env, "svc Slack bot");
 const runtime = await buildContainer(cfg, {}).catch((e: unknown) => {
   const inUse = botDataDirInUseLine(cfg.SVC_DATA_DIR, e);
   if (!inUse) throw e;

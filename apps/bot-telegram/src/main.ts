@@ -1,4 +1,5 @@
 import { serve } from "@hono/node-server";
+import { serveProcessMetrics } from "@svc/metrics";
 import { botDataDirInUseLine } from "@svc/persistence";
 import { ALLOWED_UPDATES, registerCommands } from "./bot.js";
 import { ConfigError, parseConfig } from "./config.js";
@@ -14,6 +15,7 @@ const config = (() => {
     process.exit(1);
   }
 })();
+await serveProcessMetrics(process.env, "svc Telegram bot");
 // PostgreSQL when DATABASE_URL is set, else embedded PGlite under SVC_DATA_DIR (migrated on open).
 // Screening is the API's composition on the same database: imported intel, moderated reports, the graph.
 const runtime = await buildContainer(config, {}).catch((e: unknown) => {

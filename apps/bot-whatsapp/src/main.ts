@@ -1,4 +1,5 @@
 import { serve } from "@hono/node-server";
+import { serveProcessMetrics } from "@svc/metrics";
 import { botDataDirInUseLine } from "@svc/persistence";
 import { listenAddress, parseConfig } from "./config.js";
 import { buildRuntime } from "./container.js";
@@ -10,6 +11,7 @@ try {
   process.stderr.write(`svc WhatsApp bot: ${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(1);
 }
+await serveProcessMetrics(process.env, "svc WhatsApp bot");
 const runtime = await buildRuntime(config, {}).catch((e: unknown) => {
   const inUse = botDataDirInUseLine(config.SVC_DATA_DIR, e);
   if (!inUse) throw e;

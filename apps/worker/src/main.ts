@@ -1,3 +1,4 @@
+import { serveProcessMetrics } from "@svc/metrics";
 import { errorForLog } from "@svc/persistence";
 import { pino } from "pino";
 import { ConfigError, loadWorkerConfig } from "./config.js";
@@ -12,8 +13,9 @@ async function main(): Promise<void> {
   const config = loadWorkerConfig();
   // Errors without the parameters of a failed statement (they hold request data).
   const logger = pino({ level: config.LOG_LEVEL, serializers: { err: errorForLog } });
+  const metrics = await serveProcessMetrics(process.env, "svc worker");
   const runtime = await buildWorker(config, logger);
-  logger.info({ pid: process.pid, concurrency: config.SVC_WORKER_CONCURRENCY, batch: config.SVC_WORKER_BATCH_SIZE, lease_s: config.SVC_JOB_LEASE_SECONDS }, "svc worker started");
+  logger.info({ pid: process.pid, concurrency: config.SVC_WORKER_CONCURRENCY, batch: config.SVC_WORKER_BATCH_SIZE, lease_s: config.SVC_JOB_LEASE_SECONDS, ...(metrics ? { metrics: metrics.url } : {}) }, "svc worker started");
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;

@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import type { Clock, CommunityReport, PlanResolver, PlanTier, ReportSink, ScreeningPort } from "@svc/bot-kernel";
 import { randomIds, screenEntity, type ReportRepository } from "@svc/core";
 import { apiKeyFromSecret, hashApiKey, type AccountRepository, type ApiKeyRepository } from "@svc/server-ports";
+import { countCheck } from "@svc/metrics";
 import type { DataSource } from "typeorm";
 import { openDataSource } from "./data-source.js";
 import { databaseScreeningDeps } from "./screening-composition.js";
@@ -132,6 +133,7 @@ export function databaseScreening(ds: DataSource, clock: Clock): ScreeningPort {
   return {
     screen: async (value) => {
       const r = await screenEntity({ entity_value: value }, deps);
+      if (r.ok) countCheck("bot", r.entity.type, r.verdict.risk_level);
       return r.ok ? r.verdict : { error: r.error };
     },
   };

@@ -17,3 +17,4 @@ export { reportRepositoryContract } from "./contracts/report-repository-contract
 export { graphRepositoryContract, type GraphFixture } from "./contracts/graph-repository-contract.js";
 export { intelStoreContract } from "./contracts/intel-store-contract.js";
 export { startFakeStripe, subscriptionObject, invoiceObject, type FakeStripe } from "./fakes/fake-stripe.js";
+export { histogramSeries, parsePrometheusText, seriesValue, type PromMetrics } from "./prometheus.js";

@@ -6,6 +6,7 @@ import { silentLog, type LogSink } from "../log.js";
 import { rowsOf } from "../sql.js";
 import { shiftParams, type ComposableSend, type ComposedSend } from "./composable.js";
 import { Consumers, errorOutput, type QueueBackend } from "./consumers.js";
+import type { QueueDepthReader } from "./depth.js";
 
 export interface PgBossJobQueueOptions {
   readonly connectionString: string;
@@ -32,7 +33,7 @@ const CHANNEL = "svc_jobs";
  * TypeORM transaction goes through pg-boss's `db` option, so the job commits with the caller's
  * rows. Consumers wake on LISTEN/NOTIFY and poll as a fallback.
  */
-export class PgBossJobQueue implements JobQueue<EntityManager>, ComposableSend {
+export class PgBossJobQueue implements JobQueue<EntityManager>, ComposableSend, QueueDepthReader {
   readonly boss: PgBoss;
   private readonly log: LogSink;
   private readonly consumers: Consumers;
@@ -112,6 +113,17 @@ export class PgBossJobQueue implements JobQueue<EntityManager>, ComposableSend {
   async work<T>(queue: string, options: WorkOptions, handler: JobBatchHandler<T>): Promise<void> {
     await this.listen();
     this.consumers.add(queue, options, handler);
+  }
+
+  /** Jobs waiting (created or retry) and active, per queue, through pg-boss's own count. */
+  async depth(queues: readonly string[]): Promise<{ queue: string; state: string; count: number }[]> {
+    const out: { queue: string; state: string; count: number }[] = [];
+    for (const queue of queues) {
+      const waiting = (await this.boss.getQueueSize(queue)) ?? 0;
+      const notDone = (await this.boss.getQueueSize(queue, { before: "completed" })) ?? 0;
+      out.push({ queue, state: "waiting", count: waiting }, { queue, state: "active", count: Math.max(0, notDone - waiting) });
+    }
+    return out;
   }
 
   async stop(options: { timeoutMs?: number } = {}): Promise<void> {

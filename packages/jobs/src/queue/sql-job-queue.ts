@@ -5,6 +5,7 @@ import { silentLog, type LogSink } from "../log.js";
 import { rowsOf, valuesList, type Queryable } from "../sql.js";
 import type { ComposableSend, ComposedSend } from "./composable.js";
 import { Consumers, errorOutput, type QueueBackend } from "./consumers.js";
+import type { QueueDepthReader } from "./depth.js";
 
 export interface SqlJobQueueOptions {
   readonly logger?: LogSink;
@@ -44,7 +45,7 @@ interface DeadRow {
  * application's own DataSource, so on PGlite it shares the one session lock with everything else
  * (and on PostgreSQL it works too, across processes).
  */
-export class SqlJobQueue implements JobQueue<EntityManager>, ComposableSend {
+export class SqlJobQueue implements JobQueue<EntityManager>, ComposableSend, QueueDepthReader {
   private readonly settings = new Map<string, QueueSettings>();
   private readonly log: LogSink;
   private readonly owner: string;
@@ -108,6 +109,15 @@ export class SqlJobQueue implements JobQueue<EntityManager>, ComposableSend {
       this.maintenance = setInterval(() => void this.maintain().catch((e: unknown) => this.log.error({ err: e }, "job queue maintenance failed")), every);
       this.maintenance.unref();
     }
+  }
+
+  /** Jobs waiting (created or retry) and active, per queue (the partial indexes on state cover it). */
+  async depth(queues: readonly string[]): Promise<{ queue: string; state: string; count: number }[]> {
+    const rows = await rowsOf<{ queue: string; state: string; count: string }>(this.ds,
+      `SELECT queue, CASE WHEN state = 'active' THEN 'active' ELSE 'waiting' END AS state, count(*) AS count
+         FROM job_queue WHERE queue = ANY($1::text[]) AND state IN ('created', 'retry', 'active') GROUP BY 1, 2`,
+      [[...queues]]);
+    return queues.flatMap((queue) => ["waiting", "active"].map((state) => ({ queue, state, count: Number(rows.find((r) => r.queue === queue && r.state === state)?.count ?? 0) })));
   }
 
   async stop(options: { timeoutMs?: number } = {}): Promise<void> {

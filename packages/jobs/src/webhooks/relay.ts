@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Clock } from "@svc/core";
 import type { WebhookSecretStore } from "@svc/server-ports";
+import { webhookDeliveries } from "@svc/metrics";
 import type { DataSource } from "typeorm";
 import { silentLog, type LogSink } from "../log.js";
 import { rowsOf, valuesList } from "../sql.js";
@@ -220,6 +221,7 @@ export class WebhookRelay {
     }
     const secrets = signing ?? [(await this.o.secrets.current(m.account_id, startedAt)).secret];
     const outcome = await this.o.deliverer.deliver({ url: m.url, headers: { ...signedHeaders(secrets, m.id, startedAt, m.body) }, body: m.body });
+    webhookDeliveries.inc({ outcome: outcome.kind });
     const number = m.attempts + 1;
     const finishedAt = this.o.clock.now();
     const attempt = { number, startedAt, outcome };

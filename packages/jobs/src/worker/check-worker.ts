@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { auditRecordOf, screenEntity, type CheckRepository, type Clock, type IdGenerator, type NewAuditRecord, type ScreeningDeps, type Screened } from "@svc/core";
 import { checkIdForJob, type AsyncJobRequest, type JobBatchHandler } from "@svc/server-ports";
+import { countCheck, jobLatency } from "@svc/metrics";
 import type { DataSource, EntityManager } from "typeorm";
 import type { CheckJobData } from "../async-jobs/queues.js";
 import { silentLog, type LogSink } from "../log.js";
@@ -29,6 +30,7 @@ interface RunningJob {
   request: AsyncJobRequest;
   webhook_url: string | null;
   metadata: Record<string, unknown> | null;
+  created_at: Date;
 }
 
 type Outcome =
@@ -54,7 +56,7 @@ async function begin(d: CheckWorkerDeps, jobIds: readonly string[], token: strin
   return rowsOf<RunningJob>(d.ds,
     `UPDATE async_jobs SET status = 'running', started_at = COALESCE(started_at, $2::timestamptz), attempts = attempts + 1, run_token = $3
       WHERE id = ANY($1::text[]) AND status IN ('queued', 'running')
-      RETURNING id, account_id, key_id, request, webhook_url, metadata`,
+      RETURNING id, account_id, key_id, request, webhook_url, metadata, created_at`,
     [[...new Set(jobIds)], d.clock.now(), token]);
 }
 
@@ -67,6 +69,8 @@ async function finish(d: CheckWorkerDeps, outcomes: readonly Outcome[], token: s
   if (outcomes.length === 0) return 0;
   let messages = 0;
   const committed: Screened[] = [];
+  let finished: readonly Outcome[] = [];
+  let finishedAt = d.clock.now();
   await d.ds.transaction(async (m) => {
     const at = d.clock.now();
     const states = valuesList(outcomes.map((o) => [o.job.id, o.ok ? "succeeded" : "failed", o.ok ? o.screened.verdict.id : null, o.ok ? null : JSON.stringify(o.error)]), ["text", "text", "text", "jsonb"]);
@@ -77,6 +81,8 @@ async function finish(d: CheckWorkerDeps, outcomes: readonly Outcome[], token: s
         RETURNING j.id`,
       [...states.params, at, token])).map((r) => r.id));
     const mine = outcomes.filter((o) => owned.has(o.job.id));
+    finished = mine;
+    finishedAt = at;
     // Chain heads are locked per account in one order, so two workers never wait on each other in a cycle.
     const byAccount = new Map<string, NewAuditRecord[]>();
     for (const o of mine) {
@@ -99,6 +105,11 @@ async function finish(d: CheckWorkerDeps, outcomes: readonly Outcome[], token: s
     }
   });
   if (messages > 0) d.relay?.wake();
+  // Counted once committed: a run that lost its lease (fenced out above) counts nothing.
+  for (const o of finished) {
+    jobLatency.observe({ queue: "check", outcome: o.ok ? "succeeded" : "failed" }, Math.max(0, finishedAt.getTime() - new Date(o.job.created_at).getTime()) / 1000);
+    if (o.ok) countCheck("async", o.screened.entity.type, o.screened.verdict.risk_level);
+  }
   if (committed.length > 0) d.afterCommit?.(committed);
   return outcomes.length;
 }

@@ -1,8 +1,10 @@
 import type { Clock, IdGenerator, ScreeningDeps, Screened } from "@svc/core";
 import type { JobQueue } from "@svc/server-ports";
+import { addQueueDepthSource } from "@svc/metrics";
 import type { DataSource, EntityManager } from "typeorm";
 import { ACCOUNT_PURGE_QUEUE, CHECK_QUEUE, createAccountPurgeQueue, createCheckQueues, DEAD_CHECK_QUEUE, type AccountPurgeJobData, type CheckJobData } from "../async-jobs/queues.js";
 import { silentLog, type LogSink } from "../log.js";
+import { isQueueDepthReader } from "../queue/depth.js";
 import { createHttpDeliverer, type Deliverer } from "../webhooks/http-deliverer.js";
 import { WebhookRelay, type RelayOptions } from "../webhooks/relay.js";
 import { AddressPolicy, type Resolver } from "../webhooks/ssrf.js";
@@ -65,11 +67,16 @@ export async function startWorker(o: WorkerOptions): Promise<RunningWorker> {
     });
   }
   relay.start();
+  // Read at scrape time from the database the queue lives in (every worker reports the same depth).
+  const queue = o.queue;
+  const queues = [CHECK_QUEUE, DEAD_CHECK_QUEUE, ...(o.purgeAccount ? [ACCOUNT_PURGE_QUEUE] : [])];
+  const removeDepth = isQueueDepthReader(queue) ? addQueueDepthSource(() => queue.depth(queues)) : () => undefined;
   let stopping: Promise<void> | null = null;
   return {
     relay,
     stop(timeoutMs = 30_000) {
       stopping ??= (async () => {
+        removeDepth();
         const started = Date.now();
         await o.queue.stop({ timeoutMs });
         await relay.stop(Math.max(1_000, timeoutMs - (Date.now() - started)));

@@ -3,6 +3,7 @@ import {
   parseEthPhishingDetect, parseHostsFile, parseIntelCsv, parseOfacSdn, parsePlainList, parsePolkadotJsAddresses, parsePolkadotJsAll,
   type ImportResult,
 } from "@svc/intel";
+import { feedSyncErrors } from "@svc/metrics";
 import type { DataSource, EntityManager } from "typeorm";
 import type { IntelFeedRow } from "../entities/intel.js";
 import type { FeedDefinition } from "./config.js";
@@ -111,6 +112,7 @@ export class FeedSync {
     const sameFeed = state !== null && state.url === def.url && state.format === def.format && state.entries > 0;
     const result = await this.load(def, sameFeed && !force ? state : null, sameFeed ? state : null, now).catch(async (e: unknown) => {
       const error = e instanceof FeedError ? { code: e.code, message: e.message } : { code: "feed.failed", message: e instanceof Error ? e.message : String(e) };
+      feedSyncErrors.inc({ feed: def.name });
       await this.recordFailure(def, now, error.message).catch(() => undefined);
       return { ...base, status: "failed" as const, error };
     });

@@ -1,4 +1,5 @@
 import type { Clock, Finding, ReputationProvider } from "@svc/core";
+import { providerErrors } from "@svc/metrics";
 import type { DataSource } from "typeorm";
 
 /**
@@ -268,9 +269,9 @@ export class ResilientProvider implements ReputationProvider {
 
   private async fetchFresh(query: ProviderQuery, key: string, signal: AbortSignal): Promise<readonly Finding[]> {
     const now = monotonic();
-    if (this.openUntil > now) throw new ProviderError("circuit_open", `${this.name} is paused after ${this.failures} failures in a row`, false);
+    if (this.openUntil > now) throw this.counted(new ProviderError("circuit_open", `${this.name} is paused after ${this.failures} failures in a row`, false));
     this.refill(now);
-    if (this.tokens < 1) throw new ProviderError("rate_limit_local", `${this.name} is over its rate limit (${this.options.perMinute}/min)`, false);
+    if (this.tokens < 1) throw this.counted(new ProviderError("rate_limit_local", `${this.name} is over its rate limit (${this.options.perMinute}/min)`, false));
     this.tokens -= 1;
     let attempt = 0;
     for (;;) {
@@ -288,13 +289,13 @@ export class ResilientProvider implements ReputationProvider {
         const err = e instanceof ProviderError ? e : new ProviderError(attemptSignal.aborted ? "timeout" : "malformed", `${this.name}: ${(e as Error).message}`, attemptSignal.aborted);
         if (signal.aborted || !err.retryable || attempt >= this.options.retries) {
           this.recordFailure();
-          throw err;
+          throw this.counted(err);
         }
         // A retry is a call too: it needs a token of the rate limit.
         this.refill(monotonic());
         if (this.tokens < 1) {
           this.recordFailure();
-          throw err;
+          throw this.counted(err);
         }
         this.tokens -= 1;
         attempt++;
@@ -302,10 +303,16 @@ export class ResilientProvider implements ReputationProvider {
         await abortableSleep(backoff, signal).catch(() => undefined);
         if (signal.aborted) {
           this.recordFailure();
-          throw err;
+          throw this.counted(err);
         }
       }
     }
+  }
+
+  /** A lookup that failed for good (after its retries): counted by provider and kind. */
+  private counted(err: ProviderError): ProviderError {
+    providerErrors.inc({ provider: this.name, kind: err.kind });
+    return err;
   }
 
   private recordFailure(): void {
