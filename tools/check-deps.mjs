@@ -21,7 +21,9 @@ import { ROOT, workspaces } from "./build.mjs";
 
 const BUILTIN = new Set(builtinModules);
 const readJson = (p) => JSON.parse(readFileSync(p, "utf8"));
-const rel = (p) => relative(ROOT, p).split("\\").join("/");
+/** Paths in messages are relative to the repository being checked. */
+let checkedRoot = ROOT;
+const rel = (p) => relative(checkedRoot, p).split("\\").join("/");
 
 /** The package a bare specifier names (`@scope/name/sub` → `@scope/name`), or null for relative and built-in ones. */
 export function packageOf(spec) {
@@ -205,6 +207,7 @@ export function checkWorkspace(dir, rootDevDeps, devOnly = false) {
 }
 
 export function checkAll(root = ROOT) {
+  checkedRoot = root;
   const rootDevDeps = new Set(Object.keys(readJson(join(root, "package.json")).devDependencies ?? {}));
   const dirs = workspaces(root);
   const devOnly = devOnlyWorkspaces(dirs);

@@ -54,7 +54,7 @@ interface Started {
 }
 
 async function startOnce(dataDir: string): Promise<Started> {
-  const env = { ...process.env, SVC_DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" };
+  const env: NodeJS.ProcessEnv = { ...process.env, SVC_DATA_DIR: dataDir, PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" };
   delete env.DATABASE_URL;
   const t0 = performance.now();
   const child: ChildProcess = NPM_START
