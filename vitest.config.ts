@@ -35,8 +35,10 @@ class SlowFirstSequencer extends BaseSequencer {
 // Tests that measure how the service behaves under its own load (a SIGTERM drain racing 120
 // requests, a database restart and blackhole under load, worker kills) run after everything
 // else, one file at a time: on a 2-core machine the rest of the suite would starve the
-// processes they time. They are listed in TIMING_FILES and left out of their own projects.
-export const TIMING_FILES = ["apps/api/src/shutdown.test.ts", "apps/api/src/http-server.test.ts", "apps/api/src/scale-out.test.ts", "tools/soak/faults.test.ts"];
+// processes they time. They are listed in TIMING_FILES and left out of their own projects. The
+// deployment layout test (an `npm ci --omit=dev` and every process started from its result)
+// runs there too: it is long, and heavy on disk and CPU.
+export const TIMING_FILES = ["apps/api/src/shutdown.test.ts", "apps/api/src/http-server.test.ts", "apps/api/src/scale-out.test.ts", "tools/soak/faults.test.ts", "tools/deploy/layout.test.ts"];
 
 export default defineConfig({
   test: {

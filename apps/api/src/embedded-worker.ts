@@ -5,7 +5,7 @@ import { T, type Runtime } from "./container.js";
 
 /**
  * The worker inside the API process, for the embedded default (PGlite is one process's
- * database). In server mode the worker runs as its own process: `npx tsx apps/worker/src/main.ts`.
+ * database). In server mode the worker runs as its own process: `npm run worker` (`node apps/worker/dist/main.js`).
  */
 export async function startEmbeddedWorker(runtime: Runtime, config: Config, options: { pollIntervalMs?: number } = {}): Promise<RunningWorker> {
   const s = runtime.services;

@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// The `svc` launcher: runs the TypeScript sources through tsx, from any working directory
-// (`npx svc …` in the repository, or the linked bin). The tsconfig is named explicitly so a
-// tsconfig.json in the caller's directory cannot change how the CLI compiles.
-import { fileURLToPath } from "node:url";
-import { register } from "tsx/esm/api";
+// The `svc` launcher: runs the compiled CLI (dist/). In a checkout of the repository it first
+// brings every dist/ up to date (tools/build.mjs; with nothing changed that takes milliseconds);
+// an installed copy has no tools/ and runs dist/ as shipped.
+import { existsSync } from "node:fs";
 
-register({ tsconfig: fileURLToPath(new URL("../tsconfig.json", import.meta.url)) });
-await import("../src/main.ts");
+const builder = new URL("../../../tools/build.mjs", import.meta.url);
+if (existsSync(builder)) {
+  const { build } = await import(builder.href);
+  await build({ quiet: true });
+}
+await import("../dist/main.js");

@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-export const BIN = fileURLToPath(new URL("../bin/svc.js", import.meta.url));
+/** `svc` from the sources (bin/svc.js runs the compiled dist/, tested in the deployment layout test). */
+export const BIN = fileURLToPath(new URL("./svc-from-sources.mjs", import.meta.url));
 
 export interface Ran {
   readonly code: number | null;
@@ -16,7 +17,7 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, ...extra };
 }
 
-/** Runs `svc` as a real process (the bin launcher, through tsx), off a terminal. */
+/** Runs `svc` as a real process (from its sources, through tsx), off a terminal. */
 export function svc(args: readonly string[], o: { env?: Record<string, string>; input?: string; cwd?: string } = {}): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: o.cwd ?? process.cwd(), env: cleanEnv(o.env), stdio: ["pipe", "pipe", "pipe"] });

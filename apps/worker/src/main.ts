@@ -5,7 +5,7 @@ import { ConfigError, loadWorkerConfig } from "./config.js";
 import { buildWorker } from "./runtime.js";
 
 /**
- * `npx tsx apps/worker/src/main.ts` (server mode, DATABASE_URL set): consumes asynchronous checks
+ * `npm run worker`, deployed `node apps/worker/dist/main.js` (server mode, DATABASE_URL set): consumes asynchronous checks
  * and delivers their webhooks. SIGTERM/SIGINT: stop taking jobs, finish the ones in flight within
  * SVC_WORKER_SHUTDOWN_SECONDS (30), release the rest, exit 0.
  */

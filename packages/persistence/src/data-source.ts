@@ -49,15 +49,16 @@ export function createDataSource(config: DataSourceConfig = {}): DataSource {
     return new DataSource({ ...common, migrationsRun: !config.queryTimeoutMs, url: config.url, poolSize: config.poolSize ?? 10, connectTimeoutMS: CONNECT_TIMEOUT_MS, extra });
   }
   const dataDir = config.dataDir === undefined || config.dataDir === "memory://" ? undefined : config.dataDir;
+  const startParams = [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS];
   let lock: { release(): void } | undefined;
   const open = async (): Promise<PGlite> => {
-    if (dataDir === undefined) return PGlite.create();
+    if (dataDir === undefined) return PGlite.create({ startParams });
     // PGlite creates the directory itself but not its parents (SVC_DATA_DIR may be nested).
     await mkdir(dataDir, { recursive: true });
     // One process per directory (data-dir-lock.ts): taken before PGlite reads a byte, released on close.
     lock = lockDataDir(dataDir);
     try {
-      return await PGlite.create({ dataDir });
+      return await PGlite.create({ dataDir, startParams });
     } catch (e) {
       release();
       throw e;
@@ -69,6 +70,14 @@ export function createDataSource(config: DataSourceConfig = {}): DataSource {
   };
   return new DataSource({ ...common, driver: pgliteDriver(open, release) });
 }
+
+/**
+ * PostgreSQL settings of the embedded database. initdb sizes a server: 128 MB of shared buffers
+ * and 100 connection slots, all of it resident in the one process that embeds PGlite (about
+ * 160 MB more than these). One session and a small database need far less
+ * (docs/decisions/0061-embedded-database-memory.md).
+ */
+export const EMBEDDED_SETTINGS: readonly string[] = ["-c", "shared_buffers=16MB", "-c", "max_connections=10"];
 
 /** `createDataSource` and `initialize()` (which migrates). */
 export async function openDataSource(config: DataSourceConfig = {}): Promise<DataSource> {

@@ -3,6 +3,9 @@ import { CliError, EXIT } from "../exit.js";
 import type { OutputFormat } from "./render.js";
 import type { BatchScreener, Entry, Rendered } from "./run.js";
 
+/** Running from the TypeScript sources (tests, tsx) rather than the compiled dist/. */
+const FROM_SOURCES = import.meta.url.endsWith(".ts");
+
 export interface WorkerRequest {
   readonly id: number;
   readonly entries: readonly Entry[];
@@ -26,7 +29,7 @@ export async function workerPool(size: number, format: OutputFormat, concurrency
   let nextId = 0;
   const start = (): Promise<Worker> =>
     new Promise((ready, failed) => {
-      const w = new Worker(new URL("./worker-entry.mjs", import.meta.url));
+      const w = new Worker(new URL(FROM_SOURCES ? "./worker-entry.dev.mjs" : "./worker.js", import.meta.url));
       w.on("message", (m: WorkerReply) => {
         if ("ready" in m) return ready(w);
         const p = waiting.get(m.id);

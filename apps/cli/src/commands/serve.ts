@@ -60,7 +60,7 @@ export function serveCommand(program: Command, ctx: Context): void {
         const shown = config.HOST === "0.0.0.0" || config.HOST === "::" ? "127.0.0.1" : config.HOST;
         const url = `http://${shown.includes(":") ? `[${shown}]` : shown}:${port}`;
         local.noteServerUrl(url);
-        io.stderr.write(`svc API listening on ${url} (${local.where}${worker ? "; async jobs run here" : "; async jobs need the worker: npx tsx apps/worker/src/main.ts"}). Docs: ${url}/docs · Ctrl-C stops.\n`);
+        io.stderr.write(`svc API listening on ${url} (${local.where}${worker ? "; async jobs run here" : "; async jobs need the worker: npm run worker"}). Docs: ${url}/docs · Ctrl-C stops.\n`);
         if (key) {
           io.stderr.write(`\nAdmin API key (shown once, keep it safe):\n\n  ${key}\n\nTry: svc check paypa1.com --url ${url} --key ${key}\n\n`);
         }

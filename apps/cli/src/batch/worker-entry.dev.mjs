@@ -1,4 +1,5 @@
-// Entry of a `svc batch` worker thread: the TypeScript loader first (as bin/svc.js does), then the worker.
+// Entry of a `svc batch` worker thread when the CLI runs from its TypeScript sources (tests,
+// `tsx`): the TypeScript loader first, then the worker. Compiled, the pool starts worker.js itself.
 import { fileURLToPath } from "node:url";
 import { register } from "tsx/esm/api";
 
