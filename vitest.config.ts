@@ -9,7 +9,7 @@ const SLOW_FIRST = [
   "apps/cli/test/audit.test.ts",
   "apps/cli/test/library.test.ts",
   "apps/cli/test/keys-lock.test.ts",
-  "apps/api/src/async.test.ts",
+  "packages/server/src/async.test.ts",
   "apps/cli/test/cli.test.ts",
   "apps/worker/src/worker.test.ts",
   "packages/jobs/src/queue/job-queue.test.ts",
@@ -36,7 +36,7 @@ class SlowFirstSequencer extends BaseSequencer {
 // requests, a database restart and blackhole under load, worker kills) run after everything
 // else, one file at a time: on a 2-core machine the rest of the suite would starve the
 // processes they time. They are listed in TIMING_FILES and left out of their own projects.
-export const TIMING_FILES = ["apps/api/src/shutdown.test.ts", "apps/api/src/http-server.test.ts", "tools/soak/faults.test.ts"];
+export const TIMING_FILES = ["packages/server/src/shutdown.test.ts", "packages/server/src/http-server.test.ts", "tools/soak/faults.test.ts"];
 
 export default defineConfig({
   test: {

@@ -1,15 +1,10 @@
 import { serve } from "@hono/node-server";
 import { botDataDirInUseLine } from "@svc/persistence";
+import { configOrExit, storageLabel } from "@svc/runtime";
 import { listenAddress, parseConfig } from "./config.js";
 import { buildRuntime } from "./container.js";
 
-let config;
-try {
-  config = parseConfig(process.env);
-} catch (e) {
-  process.stderr.write(`svc WhatsApp bot: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exit(1);
-}
+const config = configOrExit("svc WhatsApp bot", parseConfig);
 const runtime = await buildRuntime(config, {}).catch((e: unknown) => {
   const inUse = botDataDirInUseLine(config.SVC_DATA_DIR, e);
   if (!inUse) throw e;
@@ -25,7 +20,7 @@ const timer = setInterval(() => {
 }, 30_000);
 
 const server = serve({ fetch: runtime.web.fetch, ...listenAddress(config) });
-log.info({ host: config.HOST, port: config.PORT, path: config.WHATSAPP_WEBHOOK_PATH, storage: config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}` }, "svc WhatsApp bot: webhook listening");
+log.info({ host: config.HOST, port: config.PORT, path: config.WHATSAPP_WEBHOOK_PATH, storage: storageLabel(config) }, "svc WhatsApp bot: webhook listening");
 
 const stop = (): void => {
   clearInterval(timer);

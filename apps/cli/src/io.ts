@@ -1,4 +1,5 @@
 import { styleText } from "node:util";
+import { environment } from "@svc/runtime";
 
 /** The process streams and environment, passed in so commands never reach for globals. */
 export interface Io {
@@ -10,7 +11,7 @@ export interface Io {
 }
 
 export function processIo(): Io {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: environment(), cwd: process.cwd() };
 }
 
 type Format = Parameters<typeof styleText>[0];

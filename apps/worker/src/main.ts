@@ -1,17 +1,13 @@
-import { errorForLog } from "@svc/persistence";
-import { pino } from "pino";
-import { ConfigError, loadWorkerConfig } from "./config.js";
-import { buildWorker } from "./runtime.js";
+import { buildWorker, configOrExit, createLogger, loadWorkerConfig } from "@svc/runtime";
 
 /**
- * `npx tsx apps/worker/src/main.ts` (server mode, DATABASE_URL set): consumes asynchronous checks
+ * `npm start -w @svc/worker` (server mode, DATABASE_URL set): consumes asynchronous checks
  * and delivers their webhooks. SIGTERM/SIGINT: stop taking jobs, finish the ones in flight within
  * SVC_WORKER_SHUTDOWN_SECONDS (30), release the rest, exit 0.
  */
 async function main(): Promise<void> {
-  const config = loadWorkerConfig();
-  // Errors without the parameters of a failed statement (they hold request data).
-  const logger = pino({ level: config.LOG_LEVEL, serializers: { err: errorForLog } });
+  const config = configOrExit("svc worker", loadWorkerConfig);
+  const logger = createLogger(config.LOG_LEVEL, { app: "worker" });
   const runtime = await buildWorker(config, logger);
   logger.info({ pid: process.pid, concurrency: config.SVC_WORKER_CONCURRENCY, batch: config.SVC_WORKER_BATCH_SIZE, lease_s: config.SVC_JOB_LEASE_SECONDS }, "svc worker started");
   let stopping = false;
@@ -38,10 +34,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  if (e instanceof ConfigError) {
-    process.stderr.write(`${e.message}\n`);
-    process.exit(2);
-  }
   process.stderr.write(`svc worker failed to start: ${e instanceof Error ? e.stack : String(e)}\n`);
   process.exit(1);
 });

@@ -9,7 +9,7 @@ export * from "./framework.js";
 export { RdapBootstrap, fetchRdapBootstrap, IANA_RDAP_DNS_URL, rdapAdapter, type RdapOptions } from "./rdap.js";
 export { abuseIpdbAdapter, safeBrowsingAdapter, urlhausAdapter } from "./http-adapters.js";
 export { dnsAdapter, type DnsOptions } from "./dns.js";
-export { providerKeyVariable, providerSettingsFromEnv } from "./settings.js";
+export { PROVIDER_SETTING_NAMES, providerKeyVariable, providerSettingsFromEnv } from "./settings.js";
 
 export const PROVIDER_NAMES = ["rdap", "dns", "safe-browsing", "urlhaus", "abuseipdb"] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];

@@ -2,6 +2,12 @@ import { PROVIDER_KEYS, PROVIDER_NAMES, type ProviderName, type ProviderSettings
 
 const KEY_VARS: Readonly<Record<string, string>> = { safeBrowsingKey: "SVC_SAFE_BROWSING_KEY", urlhausKey: "SVC_URLHAUS_KEY", abuseIpdbKey: "SVC_ABUSEIPDB_KEY" };
 
+/** Every environment variable the providers' settings read (docs/providers.md). */
+export const PROVIDER_SETTING_NAMES: readonly string[] = [
+  "SVC_PROVIDERS", "SVC_RDAP_URL", "SVC_RDAP_BOOTSTRAP", "SVC_DNS_SERVERS",
+  "SVC_SAFE_BROWSING_KEY", "SVC_SAFE_BROWSING_URL", "SVC_URLHAUS_KEY", "SVC_URLHAUS_URL", "SVC_ABUSEIPDB_KEY", "SVC_ABUSEIPDB_URL",
+];
+
 /** The environment variable holding a provider's key, if it needs one. */
 export function providerKeyVariable(name: ProviderName): string | null {
   const k = PROVIDER_KEYS[name];
