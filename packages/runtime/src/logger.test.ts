@@ -4,7 +4,7 @@ import { QueryFailedError } from "typeorm";
 import { expect, it } from "vitest";
 import { createLogger } from "./logger.js";
 
-it("logs a failing query's error with its code and SQL but without its parameters", { timeout: 60_000 }, async () => {
+it("logs a failing query's error with its code and SQL but without its parameters", { timeout: 120_000 }, async () => {
   const ds = await openDataSource({ dataDir: "memory://" });
   const secret = "svc_live_SECRET_VALUE_that_must_not_be_logged";
   let err: unknown;
