@@ -19,6 +19,7 @@ export interface ContainerOverrides {
   /** Web API retry policy (tests retry at once; production backs off). */
   readonly retryConfig?: WebClientOptions["retryConfig"];
   readonly onError?: (e: unknown) => void;
+  readonly onWarning?: (message: string) => void;
   readonly ackTimeoutMs?: number;
 }
 
@@ -61,6 +62,7 @@ export async function buildContainer(config: SlackConfig, overrides: ContainerOv
     client,
     installations,
     ...(overrides.onError ? { onError: overrides.onError } : {}),
+    ...(overrides.onWarning ? { onWarning: overrides.onWarning } : {}),
   });
   const http = createSlackHttp({
     bolt: app.bolt,

@@ -6,7 +6,7 @@ import { buildContainer } from "./container.js";
 
 const cfg = configOrExit("svc Slack bot", parseConfig);
 const log = createLogger(cfg.LOG_LEVEL, { app: "bot-slack" });
-const runtime = await buildContainer(cfg, { onError: (err) => log.error({ err }, "slack event failed") }).catch((e: unknown) => {
+const runtime = await buildContainer(cfg, { onError: (err) => log.error({ err }, "slack event failed"), onWarning: (message) => log.warn(message) }).catch((e: unknown) => {
   const inUse = botDataDirInUseLine(cfg.SVC_DATA_DIR, e);
   if (!inUse) throw e;
   process.stderr.write(`${inUse}\n`);
