@@ -4,6 +4,7 @@ import tseslint from "typescript-eslint";
 import nx from "@nx/eslint-plugin";
 import regexp from "eslint-plugin-regexp";
 import globals from "globals";
+import { readdirSync, readFileSync } from "node:fs";
 
 /** Packages the pure core must never reach: I/O, frameworks, DI. */
 const NOT_IN_CORE = [
@@ -11,8 +12,11 @@ const NOT_IN_CORE = [
   "grammy", "discord.js", "@slack/bolt", "whatsapp-api-js",
   "inversify", "reflect-metadata",
 ];
-/** Dependency injection lives only in the apps' composition roots. */
+/** No container library anywhere: composition is plain factories in @svc/runtime (docs/decisions/0062). */
 const DI = ["inversify", "reflect-metadata"];
+/** The deployable processes (apps/*): none imports another (shared code lives in packages). */
+const APP_DIRS = readdirSync(new URL("./apps", import.meta.url), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+const APPS = APP_DIRS.map((dir) => JSON.parse(readFileSync(new URL(`./apps/${dir}/package.json`, import.meta.url), "utf8")).name);
 const NODE_IO = ["fs", "net", "dns", "child_process", "http", "https", "fs/promises", "dns/promises"];
 
 export default tseslint.config(
@@ -48,7 +52,24 @@ export default tseslint.config(
           // Prometheus instruments (prom-client): counted by adapters and apps, never by the pure core.
           { sourceTag: "type:telemetry", onlyDependOnLibsWithTags: ["type:testing"], bannedExternalImports: DI },
           { sourceTag: "type:testing", onlyDependOnLibsWithTags: ["type:domain", "type:data", "type:testing"], bannedExternalImports: DI },
-          { sourceTag: "type:app", onlyDependOnLibsWithTags: ["type:domain", "type:data", "type:contract", "type:adapter", "type:feature", "type:client", "type:testing", "type:telemetry"] },
+          // The composition root: opens the adapters from one validated config for every process.
+          { sourceTag: "type:runtime", onlyDependOnLibsWithTags: ["type:domain", "type:data", "type:contract", "type:adapter", "type:feature", "type:telemetry", "type:testing"], bannedExternalImports: DI },
+          // The HTTP API server (routes, services), composed on @svc/runtime; the API app and `svc serve` run it.
+          { sourceTag: "type:server", onlyDependOnLibsWithTags: ["type:domain", "type:data", "type:contract", "type:adapter", "type:feature", "type:runtime", "type:telemetry", "type:testing"], bannedExternalImports: DI },
+          // No type:app here: an app never imports another app.
+          { sourceTag: "type:app", onlyDependOnLibsWithTags: ["type:domain", "type:data", "type:contract", "type:adapter", "type:feature", "type:client", "type:runtime", "type:server", "type:telemetry", "type:testing"], bannedExternalImports: DI },
+        ],
+      }],
+    },
+  },
+  {
+    // An app never imports another app, by package name or by a path into its sources.
+    files: ["apps/**/*.ts"],
+    rules: {
+      "no-restricted-imports": ["error", {
+        patterns: [
+          { group: APPS, message: "An app never imports another app: move the shared code into a package (@svc/runtime, @svc/server, …)." },
+          { regex: `^(?:\\.\\./)+(?:apps/)?(?:${APP_DIRS.join("|")})/`, message: "An app never imports another app's sources: move the shared code into a package." },
         ],
       }],
     },

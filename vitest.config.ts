@@ -9,7 +9,7 @@ const SLOW_FIRST = [
   "apps/cli/test/audit.test.ts",
   "apps/cli/test/library.test.ts",
   "apps/cli/test/keys-lock.test.ts",
-  "apps/api/src/async.test.ts",
+  "packages/server/src/async.test.ts",
   "apps/cli/test/cli.test.ts",
   "apps/worker/src/worker.test.ts",
   "packages/jobs/src/queue/job-queue.test.ts",
@@ -38,7 +38,7 @@ class SlowFirstSequencer extends BaseSequencer {
 // processes they time. They are listed in TIMING_FILES and left out of their own projects. The
 // deployment layout test (an `npm ci --omit=dev` and every process started from its result)
 // runs there too: it is long, and heavy on disk and CPU.
-export const TIMING_FILES = ["apps/api/src/shutdown.test.ts", "apps/api/src/http-server.test.ts", "apps/api/src/scale-out.test.ts", "tools/soak/faults.test.ts", "tools/deploy/layout.test.ts"];
+export const TIMING_FILES = ["packages/server/src/shutdown.test.ts", "packages/server/src/http-server.test.ts", "packages/server/src/scale-out.test.ts", "tools/soak/faults.test.ts", "tools/deploy/layout.test.ts"];
 
 export default defineConfig({
   test: {

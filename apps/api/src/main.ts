@@ -1,12 +1,8 @@
 import { resolve } from "node:path";
 import { serve } from "@hono/node-server";
 import { dataDirInUseCause, heldDataDirLock } from "@svc/persistence";
-import { createApp } from "./app.js";
-import { bootstrapAdmin } from "./bootstrap.js";
-import { ConfigError, loadConfig } from "./config.js";
-import { buildRuntime, T } from "./container.js";
-import { startEmbeddedWorker } from "./embedded-worker.js";
-import { drainHttpServer, tuneHttpServer } from "./http-server.js";
+import { configOrExit, loadConfig, storageLabel } from "@svc/runtime";
+import { bootstrapAdmin, buildRuntime, createApp, drainHttpServer, startEmbeddedWorker, tuneHttpServer } from "@svc/server";
 
 /** On SIGTERM, requests in flight get this long to finish; then jobs in flight get WORKER_GRACE_MS. */
 const HTTP_GRACE_MS = 20_000;
@@ -17,7 +13,7 @@ const WORKER_GRACE_MS = 30_000;
 let dataDirShown: string | undefined;
 
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const config = configOrExit("svc API", loadConfig);
   dataDirShown = config.SVC_DATA_DIR;
   const runtime = await buildRuntime(config);
   const { services } = runtime;
@@ -29,11 +25,11 @@ async function main(): Promise<void> {
   }
   // Embedded default: the worker runs in this process; in server mode it is its own process.
   const worker = config.DATABASE_URL ? null : await startEmbeddedWorker(runtime, config);
-  const audit = runtime.container.get(T.AuditKeys);
+  const audit = runtime.auditKeys;
   if (audit.created && audit.source !== "memory") services.logger.warn({ file: audit.source, key_id: audit.keyring.keyId }, "audit key created: back this file up with the database; without it the audit chain cannot be verified");
   const app = createApp(services);
   const server = serve({ fetch: app.fetch, port: config.PORT, hostname: config.HOST }, (info) => {
-    services.logger.info({ port: info.port, storage: config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}` }, "svc API listening");
+    services.logger.info({ port: info.port, storage: storageLabel(config) }, "svc API listening");
     // A second process on the same data directory is told where this one serves (`--url`).
     if (!config.DATABASE_URL) heldDataDirLock(resolve(config.SVC_DATA_DIR, "pgdata"))?.note(`http://${localHost(config.HOST)}:${info.port}`);
   });
@@ -73,10 +69,6 @@ function localHost(host: string): string {
 }
 
 main().catch((e: unknown) => {
-  if (e instanceof ConfigError) {
-    process.stderr.write(`${e.message}\n`);
-    process.exit(2);
-  }
   // Another process has the embedded database open (PGlite is one process's database): one line, untouched data.
   const inUse = dataDirInUseCause(e);
   if (inUse) {

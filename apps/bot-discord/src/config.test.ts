@@ -23,7 +23,7 @@ describe("config", () => {
     const main = fileURLToPath(new URL("./main.ts", import.meta.url));
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("DISCORD_")));
     const r = spawnSync(process.execPath, ["--import", "tsx", main], { env, encoding: "utf8", timeout: 30_000 });
-    expect(r.status).toBe(1);
+    expect(r.status).toBe(2);
     expect(r.stderr).toContain("DISCORD_TOKEN is missing");
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
   }, 30_000);

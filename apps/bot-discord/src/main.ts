@@ -1,18 +1,12 @@
-import { parseConfig, type DiscordConfig } from "./config.js";
+import { configOrExit } from "@svc/runtime";
+import { parseConfig } from "./config.js";
 
-let config: DiscordConfig;
-try {
-  config = parseConfig(process.env);
-} catch (e) {
-  // One clear message, not a stack trace: the usual first run has no token yet.
-  const problems = (e as Error).message.replace(/^Invalid configuration:\n {2}/u, "").split("\n  ").join("; ");
-  process.stderr.write(`svc Discord bot: ${problems} (see docs/bots/discord.md)\n`);
-  process.exit(1);
-}
+// One clear line, not a stack trace: the usual first run has no token yet (docs/bots/discord.md).
+const config = configOrExit("svc Discord bot", parseConfig);
 
 // Loaded only once the configuration is known to be good: a missing token answers at once.
-const [{ pino }, { serve }, { systemClock }, { botDataDirInUseLine, errorForLog }, { buildContainer }, { createInteractionsEndpoint }, { logInAndRegister }, { serveProcessMetrics }] = await Promise.all([
-  import("pino"),
+const [{ createLogger, storageLabel }, { serve }, { systemClock }, { botDataDirInUseLine }, { buildContainer }, { createInteractionsEndpoint }, { logInAndRegister }, { serveProcessMetrics }] = await Promise.all([
+  import("@svc/runtime"),
   import("@hono/node-server"),
   import("@svc/bot-kernel"),
   import("@svc/persistence"),
@@ -21,9 +15,10 @@ const [{ pino }, { serve }, { systemClock }, { botDataDirInUseLine, errorForLog 
   import("./startup.js"),
   import("@svc/metrics"),
 ]);
-await serveProcessMetrics(process.env, "svc Discord bot");
+const { environment } = await import("@svc/runtime");
+await serveProcessMetrics(environment(), "svc Discord bot");
 
-const logger = pino({ level: config.LOG_LEVEL, serializers: { err: errorForLog } });
+const logger = createLogger(config.LOG_LEVEL, { app: "bot-discord" });
 const runtime = await buildContainer(config, { onError: (err) => logger.error({ err }, "discord event failed") }).catch((e: unknown) => {
   const inUse = botDataDirInUseLine(config.SVC_DATA_DIR, e);
   if (!inUse) throw e;
@@ -31,7 +26,7 @@ const runtime = await buildContainer(config, { onError: (err) => logger.error({ 
   process.exit(1);
 });
 const { app } = runtime;
-logger.info({ storage: config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}` }, "svc Discord bot starting");
+logger.info({ storage: storageLabel(config) }, "svc Discord bot starting");
 
 // Lockdowns and learning periods end on time even in a quiet server.
 const timer = setInterval(() => void app.kernel.tick().catch((err: unknown) => logger.error({ err }, "tick failed")), 30_000);

@@ -23,6 +23,8 @@ export interface SlackAppDeps extends KernelStores {
   readonly client: WebClient;
   readonly installations: Installations;
   readonly onError?: (error: unknown) => void;
+  /** Warnings (Bolt's, a post that could not be delivered); default stderr. */
+  readonly onWarning?: (message: string) => void;
 }
 
 export interface SlackApp {
@@ -47,12 +49,12 @@ interface MessageLike {
 /** A receiver that receives nothing: requests come through our own signed HTTP front (http.ts). */
 const noReceiver = { init: (): void => {}, start: async (): Promise<void> => {}, stop: async (): Promise<void> => {} };
 
-function boltLogger(report: (e: unknown) => void): Logger {
+function boltLogger(report: (e: unknown) => void, warn: (message: string) => void): Logger {
   let level = LogLevel.WARN;
   return {
     debug: () => {},
     info: () => {},
-    warn: (...m: unknown[]) => console.warn("slack:", ...m),
+    warn: (...m: unknown[]) => warn(m.map(String).join(" ")),
     error: (...m: unknown[]) => report(m.length === 1 ? m[0] : m),
     setLevel: (l: LogLevel) => {
       level = l;
@@ -66,9 +68,10 @@ const merge = (replies: readonly Reply[]): Reply => ({ blocks: replies.flatMap((
 
 export function createSlackApp(deps: SlackAppDeps): SlackApp {
   const report = (e: unknown): void => (deps.onError ? deps.onError(e) : console.error("slack event failed", e));
+  const warn = deps.onWarning ?? ((message: string) => console.warn(`slack: ${message}`));
   const chat = new SlackChatPort(deps.client, deps.installations, {
     clock: deps.clock,
-    onUndeliverable: (chatId, error) => console.warn(`slack: could not post to ${chatId}: ${error}`),
+    onUndeliverable: (chatId, error) => warn(`could not post to ${chatId}: ${error}`),
   });
   const kernel = new BotKernel({
     platform: PLATFORM,
@@ -89,7 +92,7 @@ export function createSlackApp(deps: SlackAppDeps): SlackApp {
       if (!inst) throw new Error(`svc is not installed in workspace ${source.teamId ?? "(none)"}`);
       return { botToken: inst.botToken, botUserId: inst.botUserId, ...(inst.botId ? { botId: inst.botId } : {}), teamId: inst.teamId };
     },
-    logger: boltLogger(report),
+    logger: boltLogger(report, warn),
     ignoreSelf: true,
   });
   bolt.error(async (e) => report(e));

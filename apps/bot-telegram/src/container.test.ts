@@ -1,9 +1,9 @@
-import { ManualClock, type PlanResolver } from "@svc/bot-kernel";
+import { ManualClock } from "@svc/bot-kernel";
 import { apiKeyFromSecret } from "@svc/server-ports";
 import type { Update, User } from "grammy/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "./config.js";
-import { buildContainer, TOKENS, type BotRuntime } from "./container.js";
+import { buildContainer, type BotRuntime } from "./container.js";
 import { invoicePayload } from "./stars.js";
 import { FakeBotApi } from "./fake-bot-api.js";
 import { ADMIN, BOT_INFO, GROUP_ID, MEMBER, TOKEN } from "./test-harness.js";
@@ -45,9 +45,8 @@ describe("composition root on embedded PGlite", () => {
   });
 
   it("builds the app once, and resolves the bootstrap key to a plan", async () => {
-    expect(rt.container.get(TOKENS.app)).toBe(rt.app);
     expect(rt.app.kernel.queueDepth).toBe(0);
-    expect(await rt.container.get<PlanResolver>(TOKENS.plans).planForKey(apiKeyFromSecret(SECRET))).toBe("pro");
+    expect(await rt.storage.stores.plans.planForKey(apiKeyFromSecret(SECRET))).toBe("pro");
   });
 
   it("handles a promotion and a scanned message end to end, keeping state in the database and no message text", async () => {

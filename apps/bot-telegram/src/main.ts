@@ -1,35 +1,29 @@
 import { serve } from "@hono/node-server";
 import { serveProcessMetrics } from "@svc/metrics";
 import { botDataDirInUseLine } from "@svc/persistence";
+import { configOrExit, createLogger, environment, storageLabel } from "@svc/runtime";
 import { ALLOWED_UPDATES, registerCommands } from "./bot.js";
-import { ConfigError, parseConfig } from "./config.js";
+import { parseConfig } from "./config.js";
 import { buildContainer } from "./container.js";
 import { createWebhookApp } from "./webhook.js";
 
-const config = (() => {
-  try {
-    return parseConfig(process.env);
-  } catch (e) {
-    if (!(e instanceof ConfigError)) throw e;
-    process.stderr.write(`${e.oneLine()}\n`);
-    process.exit(1);
-  }
-})();
-await serveProcessMetrics(process.env, "svc Telegram bot");
+const config = configOrExit("svc Telegram bot", parseConfig);
+const log = createLogger(config.LOG_LEVEL, { app: "bot-telegram" });
+await serveProcessMetrics(environment(), "svc Telegram bot");
 // PostgreSQL when DATABASE_URL is set, else embedded PGlite under SVC_DATA_DIR (migrated on open).
 // Screening is the API's composition on the same database: imported intel, moderated reports, the graph.
-const runtime = await buildContainer(config, {}).catch((e: unknown) => {
+const runtime = await buildContainer(config, { onError: (err) => log.error({ err }, "telegram update failed") }).catch((e: unknown) => {
   const inUse = botDataDirInUseLine(config.SVC_DATA_DIR, e);
   if (!inUse) throw e;
   process.stderr.write(`${inUse}\n`);
   process.exit(1);
 });
 const { bot } = runtime.app;
-console.log(`svc Telegram bot: storage ${config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}`}`);
+log.info({ storage: storageLabel(config) }, "svc Telegram bot starting");
 
 // Lockdowns and learning periods end on time even in a quiet chat; calls Telegram asked to
 // wait for (429) go out soon after their wait.
-const timer = setInterval(() => void runtime.app.tick().catch((e: unknown) => console.error("tick failed", e)), 5_000);
+const timer = setInterval(() => void runtime.app.tick().catch((err: unknown) => log.error({ err }, "tick failed")), 5_000);
 
 // Pre-selects the two rights the bot needs when an admin adds it (delete messages, ban users).
 // A convenience only: a failure here must not keep the bot from starting.
@@ -48,17 +42,17 @@ await bot.api.setMyDefaultAdministratorRights({
     can_delete_stories: false,
     can_send_welcome_messages: false,
   },
-}).catch((e: unknown) => console.warn("could not set default administrator rights", e));
+}).catch((err: unknown) => log.warn({ err }, "could not set default administrator rights"));
 
 // The command menus users see when they type "/": a convenience, like the rights above.
-await registerCommands(bot.api).catch((e: unknown) => console.warn("could not set the command menus", e));
+await registerCommands(bot.api).catch((err: unknown) => log.warn({ err }, "could not set the command menus"));
 
 if (config.TELEGRAM_MODE === "webhook") {
   const secret = config.TELEGRAM_WEBHOOK_SECRET as string;
   const app = createWebhookApp(bot, secret, config.TELEGRAM_WEBHOOK_PATH);
   if (config.TELEGRAM_WEBHOOK_URL) await bot.api.setWebhook(config.TELEGRAM_WEBHOOK_URL, { secret_token: secret, allowed_updates: [...ALLOWED_UPDATES] });
   const server = serve({ fetch: app.fetch, port: config.PORT });
-  console.log(`svc Telegram bot: webhook on port ${config.PORT}${config.TELEGRAM_WEBHOOK_PATH}`);
+  log.info({ port: config.PORT, path: config.TELEGRAM_WEBHOOK_PATH }, "svc Telegram bot: webhook listening");
   const stop = (): void => {
     clearInterval(timer);
     server.close(() => void runtime.close());
@@ -75,7 +69,7 @@ if (config.TELEGRAM_MODE === "webhook") {
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
-  console.log("svc Telegram bot: long polling");
+  log.info("svc Telegram bot: long polling");
   await bot.start({ allowed_updates: [...ALLOWED_UPDATES] });
   await runtime.close();
 }

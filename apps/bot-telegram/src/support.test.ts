@@ -3,8 +3,7 @@ import { ManualClock } from "@svc/bot-kernel";
 import type { Update } from "grammy/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The real API, on the same database as the bot (as a deployment shares DATABASE_URL).
-// eslint-disable-next-line @nx/enforce-module-boundaries -- test only: the real API, as apps/cli/src/api-root.ts imports it
-import { startTestApi, type TestApi } from "../../api/src/test-support.js";
+import { startTestApi, type TestApi } from "@svc/server/testing";
 import { parseConfig } from "./config.js";
 import { buildContainer, type BotRuntime } from "./container.js";
 import { FakeBotApi } from "./fake-bot-api.js";

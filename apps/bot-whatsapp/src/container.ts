@@ -1,19 +1,8 @@
-import { systemClock, type Clock, type PlanResolver, type ScreeningPort } from "@svc/bot-kernel";
-import {
-  databasePlanResolver,
-  databaseReportSink,
-  databaseScreening,
-  errorForLog,
-  openBotDataSource,
-  TypeOrmBotChatAdmins,
-  TypeOrmBotMemberDirectory,
-  TypeOrmBotSeenEvents,
-  TypeOrmBotSettingsStore,
-  TypeOrmBotStatsStore,
-  TypeOrmBotSupportDesk,
-} from "@svc/persistence";
+import type { Clock, PlanResolver, ScreeningPort } from "@svc/bot-kernel";
+import { TypeOrmBotChatAdmins, TypeOrmBotSeenEvents } from "@svc/persistence";
+import { createLogger, openBotRuntime, type Logger } from "@svc/runtime";
 import type { Hono } from "hono";
-import { pino, type DestinationStream, type Logger } from "pino";
+import type { DestinationStream } from "pino";
 import type { DataSource } from "typeorm";
 import type { WhatsAppAPI } from "whatsapp-api-js";
 import { createWhatsAppApp, PLATFORM, type WhatsAppApp } from "./bot.js";
@@ -53,14 +42,14 @@ export interface WhatsAppRuntime {
 export const SEEN_EVENT_TTL_MS = 7 * 86_400_000;
 
 /**
- * The composition root: the only place that knows which adapter implements which port. Every
- * store is a TypeORM adapter on one DataSource (PostgreSQL with DATABASE_URL, else embedded
- * PGlite); reports go into the API's report store and `!svc connect` reads the API's keys.
+ * The WhatsApp bot on @svc/runtime's bot composition: every store a TypeORM adapter on one
+ * database (PostgreSQL with DATABASE_URL, else embedded PGlite); reports go into the API's report
+ * store and `!svc connect` reads the API's keys.
  */
 export async function buildRuntime(config: WhatsAppConfig, o: RuntimeOverrides): Promise<WhatsAppRuntime> {
-  const log = pino({ level: config.LOG_LEVEL, base: { app: "bot-whatsapp" }, serializers: { err: errorForLog } }, ...(o.logDestination ? [o.logDestination] : []));
-  const dataSource = o.dataSource ?? (await openBotDataSource(config));
-  const clock = o.clock ?? systemClock;
+  const log = createLogger(config.LOG_LEVEL, { app: "bot-whatsapp", ...(o.logDestination ? { destination: o.logDestination } : {}) });
+  const storage = await openBotRuntime(config, PLATFORM, o);
+  const { dataSource, clock } = storage;
   const api = createGraphApi({
     token: config.WHATSAPP_ACCESS_TOKEN,
     appSecret: config.WHATSAPP_APP_SECRET,
@@ -77,26 +66,15 @@ export async function buildRuntime(config: WhatsAppConfig, o: RuntimeOverrides):
     ...(o.retryDelaysMs ? { retryDelaysMs: o.retryDelaysMs } : {}),
   });
   const seen = new TypeOrmBotSeenEvents(dataSource, PLATFORM);
-  const plans =
-    o.plans ??
-    databasePlanResolver(dataSource, config.SVC_BOOTSTRAP_KEY);
   const app = createWhatsAppApp({
+    ...storage.stores,
     phoneNumberId: config.WHATSAPP_PHONE_NUMBER_ID,
     sender,
     admins: new TypeOrmBotChatAdmins(dataSource, PLATFORM),
     seen,
-    clock,
-    screening: o.screening ?? databaseScreening(dataSource, clock),
-    settings: new TypeOrmBotSettingsStore(dataSource, PLATFORM),
-    stats: new TypeOrmBotStatsStore(dataSource, PLATFORM),
-    members: new TypeOrmBotMemberDirectory(dataSource, PLATFORM),
-    reports: databaseReportSink(dataSource),
-    support: new TypeOrmBotSupportDesk(dataSource),
-    plans,
     log,
   });
   const web = createWebhookApp(api, app, { path: config.WHATSAPP_WEBHOOK_PATH, maxBodyBytes: config.WHATSAPP_MAX_BODY_BYTES, log });
-  const owns = o.dataSource === undefined;
   return {
     app,
     web,
@@ -108,7 +86,7 @@ export async function buildRuntime(config: WhatsAppConfig, o: RuntimeOverrides):
     close: async () => {
       // Counters and last-seen times waiting in memory are written before the database closes.
       await app.kernel.close();
-      if (owns && dataSource.isInitialized) await dataSource.destroy();
+      await storage.close();
     },
   };
 }

@@ -1,17 +1,12 @@
 import { serve } from "@hono/node-server";
 import { serveProcessMetrics } from "@svc/metrics";
 import { botDataDirInUseLine } from "@svc/persistence";
+import { configOrExit, environment, storageLabel } from "@svc/runtime";
 import { listenAddress, parseConfig } from "./config.js";
 import { buildRuntime } from "./container.js";
 
-let config;
-try {
-  config = parseConfig(process.env);
-} catch (e) {
-  process.stderr.write(`svc WhatsApp bot: ${e instanceof Error ? e.message : String(e)}\n`);
-  process.exit(1);
-}
-await serveProcessMetrics(process.env, "svc WhatsApp bot");
+const config = configOrExit("svc WhatsApp bot", parseConfig);
+await serveProcessMetrics(environment(), "svc WhatsApp bot");
 const runtime = await buildRuntime(config, {}).catch((e: unknown) => {
   const inUse = botDataDirInUseLine(config.SVC_DATA_DIR, e);
   if (!inUse) throw e;
@@ -27,7 +22,7 @@ const timer = setInterval(() => {
 }, 30_000);
 
 const server = serve({ fetch: runtime.web.fetch, ...listenAddress(config) }, (info) => {
-  log.info({ host: config.HOST, port: info.port, path: config.WHATSAPP_WEBHOOK_PATH, storage: config.DATABASE_URL ? "postgresql" : `pglite:${config.SVC_DATA_DIR}` }, "svc WhatsApp bot: webhook listening");
+  log.info({ host: config.HOST, port: info.port, path: config.WHATSAPP_WEBHOOK_PATH, storage: storageLabel(config) }, "svc WhatsApp bot: webhook listening");
 });
 
 const stop = (): void => {

@@ -41,11 +41,11 @@ export async function embeddedBackend(options: { concurrency?: number } = {}): P
 /**
  * In-process with the local database (`--db`): imported intel, community reports and the graph
  * are consulted, and each check is recorded in history and the audit trail — as the server does,
- * through the same code (apps/api's `record`), on the admin account with this CLI's key.
+ * through the same code (@svc/server's `record`), on the admin account with this CLI's key.
  */
 export async function databaseBackend(local: LocalDb, options: { concurrency?: number } = {}): Promise<Backend> {
   const core = await import("@svc/core");
-  const { record } = await import("./api-root.js");
+  const { record } = await import("@svc/server");
   const { ADMIN_ACCOUNT_ID } = await import("./local.js");
   const s = local.runtime.services;
   const { id: keyId } = await local.cliKey();

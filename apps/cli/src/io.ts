@@ -1,4 +1,5 @@
 import { styleText } from "node:util";
+import { cliSettings, environment } from "@svc/runtime";
 
 /** The process streams and environment, passed in so commands never reach for globals. */
 export interface Io {
@@ -10,7 +11,7 @@ export interface Io {
 }
 
 export function processIo(): Io {
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: process.env, cwd: process.cwd() };
+  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env: environment(), cwd: process.cwd() };
 }
 
 type Format = Parameters<typeof styleText>[0];
@@ -23,9 +24,10 @@ export type Paint = (format: Format, text: string) => string;
  * check (the stream's color depth) answers "no colors" whenever CI is set, even on a terminal.
  */
 export function colorEnabled(stream: { isTTY?: boolean }, env: Io["env"]): boolean {
-  if (env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "0" && env.FORCE_COLOR !== "false") return true;
-  if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
-  if (env.TERM === "dumb") return false;
+  const s = cliSettings(env);
+  if (s.FORCE_COLOR !== undefined && s.FORCE_COLOR !== "0" && s.FORCE_COLOR !== "false") return true;
+  if (s.NO_COLOR !== undefined) return false;
+  if (s.TERM === "dumb") return false;
   return stream.isTTY === true;
 }
 

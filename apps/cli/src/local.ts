@@ -1,5 +1,5 @@
 // The local database — embedded PGlite under SVC_DATA_DIR, or PostgreSQL with DATABASE_URL —
-// opened through the API's composition root, so the CLI never wires repositories itself.
+// opened through the API's composition (@svc/server on @svc/runtime), so the CLI never wires repositories itself.
 // Reads and reports go through the API app in-process (no socket), so every rule the server
 // applies (validation, history cursors, CSV export, report filing) is the same here.
 import { randomBytes } from "node:crypto";
@@ -8,11 +8,12 @@ import { join, resolve } from "node:path";
 import { apiKeyHint, formatApiKey, hashApiKey, isWellFormedApiKey } from "@svc/server-ports";
 import * as persistence from "@svc/persistence";
 import type { SvcClient } from "@svc/sdk";
-import { ADMIN_ACCOUNT_ID, bootstrapAdmin, buildRuntime, ConfigError, createApp, drainHttpServer, loadConfig, startEmbeddedWorker, T, tuneHttpServer, type Config, type Runtime } from "./api-root.js";
+import { ConfigError, loadConfig, type Config } from "@svc/runtime";
+import { ADMIN_ACCOUNT_ID, bootstrapAdmin, buildRuntime, createApp, drainHttpServer, startEmbeddedWorker, tuneHttpServer, type Runtime } from "@svc/server";
 import { CliError, EXIT } from "./exit.js";
 import type { Io } from "./io.js";
 
-export { ADMIN_ACCOUNT_ID, bootstrapAdmin, createApp, startEmbeddedWorker, drainHttpServer, T, tuneHttpServer, type Config, type Runtime };
+export { ADMIN_ACCOUNT_ID, bootstrapAdmin, createApp, startEmbeddedWorker, drainHttpServer, tuneHttpServer, type Config, type Runtime };
 
 export interface LocalFlags {
   readonly dataDir?: string;

@@ -15,6 +15,7 @@ import { supportCommand } from "./commands/support.js";
 import { billingCommand } from "./commands/billing.js";
 import { serveCommand } from "./commands/serve.js";
 import { examples, stderrPaint, type Context } from "./commands/shared.js";
+import { cliSettings } from "@svc/runtime";
 import { CliError, EXIT, worst } from "./exit.js";
 import type { Io } from "./io.js";
 
@@ -89,7 +90,7 @@ export async function run(argv: readonly string[], io: Io): Promise<number> {
     }
     const err = e instanceof Error ? e : new Error(String(e));
     io.stderr.write(`${paint("red", `internal error: ${err.message}`)}\n`);
-    io.stderr.write(io.env.SVC_DEBUG ? `${err.stack ?? ""}\n` : "Run again with SVC_DEBUG=1 for the stack trace, and report it as a bug.\n");
+    io.stderr.write(cliSettings(io.env).SVC_DEBUG ? `${err.stack ?? ""}\n` : "Run again with SVC_DEBUG=1 for the stack trace, and report it as a bug.\n");
     return EXIT.internal;
   }
 }

@@ -1,3 +1,4 @@
+import { cliSettings } from "@svc/runtime";
 import type { SvcClient } from "@svc/sdk";
 import { CliError, EXIT } from "./exit.js";
 import type { Io } from "./io.js";
@@ -14,8 +15,9 @@ export interface RemoteTarget {
 
 /** `--url`/`--key` win over SVC_URL/SVC_API_KEY; no URL at all means embedded mode (null). */
 export function remoteTarget(flags: RemoteFlags, env: Io["env"]): RemoteTarget | null {
-  const url = flags.url ?? (env.SVC_URL || undefined);
-  const key = flags.key ?? (env.SVC_API_KEY || undefined);
+  const settings = cliSettings(env);
+  const url = flags.url ?? settings.SVC_URL;
+  const key = flags.key ?? settings.SVC_API_KEY;
   if (url === undefined) {
     if (flags.key !== undefined) throw new CliError("--key was given without a server URL.", EXIT.usage, "Add --url https://your-server (or set SVC_URL), or drop --key to screen in-process.");
     return null;

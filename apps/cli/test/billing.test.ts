@@ -6,7 +6,8 @@ import { serve, type ServerType } from "@hono/node-server";
 import { apiKeyHint, formatApiKey, hashApiKey } from "@svc/server-ports";
 import { invoiceObject, startFakeStripe, subscriptionObject, type FakeStripe } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildRuntime, createApp, loadConfig, type Runtime } from "../src/api-root.js";
+import { loadConfig } from "@svc/runtime";
+import { buildRuntime, createApp, type Runtime } from "@svc/server";
 import { svc } from "./spawn.js";
 
 describe("svc billing refund", () => {

@@ -4,8 +4,7 @@
 import { serve } from "@hono/node-server";
 import { TypeOrmBotSupportDesk } from "@svc/persistence";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-// eslint-disable-next-line @nx/enforce-module-boundaries -- test only: the real API, as apps/cli/src/api-root.ts imports it
-import { startTestApi, type TestApi } from "../../api/src/test-support.js";
+import { startTestApi, type TestApi } from "@svc/server/testing";
 import { svc } from "./spawn.js";
 
 const engine = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";

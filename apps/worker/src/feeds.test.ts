@@ -4,8 +4,7 @@ import { parseEntity } from "@svc/core";
 import { scratchDatabase, TypeOrmIntelStore } from "@svc/persistence";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ConfigError, loadWorkerConfig } from "./config.js";
-import { buildWorker } from "./runtime.js";
+import { buildWorker, ConfigError, loadWorkerConfig } from "@svc/runtime";
 
 const PG_URL = process.env.TEST_DATABASE_URL;
 const base = { DATABASE_URL: "postgres://localhost/x", SVC_AUDIT_KEY: "the worker tests' audit key, 32+ characters" };

@@ -1,8 +1,5 @@
 import { serveProcessMetrics } from "@svc/metrics";
-import { errorForLog } from "@svc/persistence";
-import { pino } from "pino";
-import { ConfigError, loadWorkerConfig } from "./config.js";
-import { buildWorker } from "./runtime.js";
+import { buildWorker, configOrExit, createLogger, environment, loadWorkerConfig } from "@svc/runtime";
 
 /**
  * `npm run worker`, deployed `node apps/worker/dist/main.js` (server mode, DATABASE_URL set): consumes asynchronous checks
@@ -10,10 +7,9 @@ import { buildWorker } from "./runtime.js";
  * SVC_WORKER_SHUTDOWN_SECONDS (30), release the rest, exit 0.
  */
 async function main(): Promise<void> {
-  const config = loadWorkerConfig();
-  // Errors without the parameters of a failed statement (they hold request data).
-  const logger = pino({ level: config.LOG_LEVEL, serializers: { err: errorForLog } });
-  const metrics = await serveProcessMetrics(process.env, "svc worker");
+  const config = configOrExit("svc worker", loadWorkerConfig);
+  const logger = createLogger(config.LOG_LEVEL, { app: "worker" });
+  const metrics = await serveProcessMetrics(environment(), "svc worker");
   const runtime = await buildWorker(config, logger);
   logger.info({ pid: process.pid, concurrency: config.SVC_WORKER_CONCURRENCY, batch: config.SVC_WORKER_BATCH_SIZE, lease_s: config.SVC_JOB_LEASE_SECONDS, ...(metrics ? { metrics: metrics.url } : {}) }, "svc worker started");
   let stopping = false;
@@ -40,10 +36,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  if (e instanceof ConfigError) {
-    process.stderr.write(`${e.message}\n`);
-    process.exit(2);
-  }
   process.stderr.write(`svc worker failed to start: ${e instanceof Error ? e.stack : String(e)}\n`);
   process.exit(1);
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadWorkerConfig } from "./config.js";
+import { loadWorkerConfig } from "@svc/runtime";
 
 const BASE = { DATABASE_URL: "postgres://x@127.0.0.1/db", SVC_AUDIT_KEY: "k".repeat(32) };
 

@@ -19,7 +19,7 @@ export interface MetricsSettings {
 }
 
 /** Reads SVC_METRICS_PORT / SVC_METRICS_HOST; a bad value throws an Error naming the variable. */
-export function metricsSettingsFromEnv(env: Record<string, string | undefined> = process.env): MetricsSettings {
+export function metricsSettingsFromEnv(env: Record<string, string | undefined>): MetricsSettings {
   const r = MetricsEnvSchema.safeParse(env);
   if (!r.success) {
     throw new Error(r.error.issues.map((i) => `  ${i.path.join(".")}: ${i.path[0] === "SVC_METRICS_PORT" ? "must be a port number from 0 to 65535" : i.message}`).join("\n"));

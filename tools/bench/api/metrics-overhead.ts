@@ -5,7 +5,7 @@
 //   npx tsx tools/bench/api/metrics-overhead.ts [requests per round, default 20000] [rounds, default 10]
 import { loadavg } from "node:os";
 import { Hono } from "hono";
-import { httpMetrics } from "../../../apps/api/src/middleware/metrics.js";
+import { httpMetrics } from "../../../packages/server/src/middleware/metrics.js";
 
 const PER_ROUND = Number(process.argv[2] ?? 20_000);
 const ROUNDS = Number(process.argv[3] ?? 10);

@@ -46,8 +46,7 @@ export function intelCommand(program: Command, ctx: Context): void {
     .action(async (o: { feed?: string[]; force?: boolean; json?: boolean; dataDir?: string }) => {
       const io = ctx.io;
       await withLocal(io, o, async (local) => {
-        const { T } = await import("../local.js");
-        const feeds = local.runtime.container.get(T.Feeds);
+        const feeds = local.runtime.feeds;
         if (feeds.definitions.length === 0) throw new CliError("No feeds are configured.", EXIT.usage, "Set SVC_FEEDS to a JSON array of feeds or the path of a JSON file (see docs/feeds.md).");
         let results;
         try {
@@ -80,8 +79,7 @@ export function intelCommand(program: Command, ctx: Context): void {
   ).action(async (o: { json?: boolean; remove?: string; dataDir?: string }) => {
     const io = ctx.io;
     await withLocal(io, o, async (local) => {
-      const { T } = await import("../local.js");
-      const feeds = local.runtime.container.get(T.Feeds);
+      const feeds = local.runtime.feeds;
       if (o.remove !== undefined) {
         let n: number;
         try {
@@ -171,8 +169,7 @@ export function intelCommand(program: Command, ctx: Context): void {
       };
       if (o.dryRun) return finish("dry run");
       await withLocal(io, o, async (local) => {
-        const { T } = await import("../local.js");
-        const store = local.runtime.container.get(T.Intel);
+        const store = local.runtime.intel;
         const all = [...records.values()];
         for (let i = 0; i < all.length; i += BATCH) {
           const r = await store.upsert(all.slice(i, i + BATCH));

@@ -94,7 +94,7 @@ export function keysCommand(program: Command, ctx: Context): void {
       const core = await import("@svc/server-ports");
       await withLocal(ctx.io, o, async (local) => {
         const s = local.runtime.services;
-        const { isKnownPlan, planNames } = await import("../api-root.js");
+        const { isKnownPlan, planNames } = await import("@svc/runtime");
         if (!isKnownPlan(s.plans, plan)) throw new CliError(`No plan "${plan}" is configured.`, EXIT.usage, `Use one of ${planNames(s.plans).join(", ")} (plans are set with SVC_PLANS).`);
         const now = s.clock.now();
         const { ADMIN_ACCOUNT_ID } = await import("../local.js");

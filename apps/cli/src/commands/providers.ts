@@ -3,7 +3,7 @@ import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { systemClock } from "@svc/core";
 import { buildReputationProviders, fetchRdapBootstrap, IANA_RDAP_DNS_URL, MemoryProviderCache, PROVIDER_NAMES, providerKeyVariable } from "@svc/persistence";
-import { providerSettings } from "../api-root.js";
+import { providerSettings } from "@svc/runtime";
 import { CliError, EXIT } from "../exit.js";
 import { write } from "../io.js";
 import { localConfig } from "../local.js";

@@ -17,7 +17,7 @@ export { dnsAdapter, type DnsOptions } from "./dns.js";
 export { chainabuseAdapter, explorerAdapter, type ExplorerOptions } from "./wallet-adapters.js";
 export { ipqsPhoneAdapter } from "./phone-adapter.js";
 export { asnAdapter, AsnTable, parseAsnList, parseTorExitAddresses, torExitAdapter, TOR_EXIT_ADDRESSES_URL, type TorExitList, type TorExitOptions } from "./ip-data.js";
-export { providerKeyVariable, providerSettingsFromEnv } from "./settings.js";
+export { PROVIDER_SETTING_NAMES, providerKeyVariable, providerSettingsFromEnv } from "./settings.js";
 
 export const PROVIDER_NAMES = ["rdap", "dns", "safe-browsing", "urlhaus", "abuseipdb", "tor-exits", "ip-asn", "chainabuse", "explorer", "ipqualityscore"] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];

@@ -6,6 +6,13 @@ const KEY_VARS: Readonly<Record<string, string>> = {
   ipAsnFile: "SVC_IP_ASN_FILE", chainabuseKey: "SVC_CHAINABUSE_KEY", explorerUrl: "SVC_EXPLORER_URL", ipqsKey: "SVC_IPQS_KEY",
 };
 
+/** Every environment variable the providers' settings read (docs/providers.md). */
+export const PROVIDER_SETTING_NAMES: readonly string[] = [
+  "SVC_PROVIDERS", "SVC_RDAP_URL", "SVC_RDAP_BOOTSTRAP", "SVC_DNS_SERVERS",
+  "SVC_SAFE_BROWSING_KEY", "SVC_SAFE_BROWSING_URL", "SVC_URLHAUS_KEY", "SVC_URLHAUS_URL", "SVC_ABUSEIPDB_KEY", "SVC_ABUSEIPDB_URL",
+  "SVC_TOR_EXITS_URL", "SVC_IP_ASN_FILE", "SVC_HOSTING_ASN_FILE", "SVC_CHAINABUSE_KEY", "SVC_CHAINABUSE_URL", "SVC_EXPLORER_URL", "SVC_EXPLORER_KEY", "SVC_IPQS_KEY", "SVC_IPQS_URL",
+];
+
 /** The environment variable holding a provider's key, if it needs one. */
 export function providerKeyVariable(name: ProviderName): string | null {
   const k = PROVIDER_KEYS[name];

@@ -1,0 +1,10 @@
+export { ApiEnvSchema, loadConfig, providerSettings, SETTING_NAMES, type Config } from "./api.js";
+export { cliSettings, type CliSettings } from "./cli.js";
+export { applicationIdFromToken, parseDiscordConfig, type DiscordConfig } from "./discord.js";
+export { CONFIG_EXIT_CODE, ConfigError, configOrExit, environment, type Env } from "./load.js";
+export { DEFAULT_PLANS, isKnownPlan, OPERATOR_PLAN, planLimits, planNames, PlansSchema, planWithin, type PlanCatalog, type PlanLimits } from "./plans.js";
+export { ALL_SETTINGS, SECRET_SETTINGS, SETTINGS_BY_PROCESS, type ProcessName } from "./registry.js";
+export { parseSlackConfig, type SlackConfig } from "./slack.js";
+export { parseTelegramConfig, type TelegramConfig } from "./telegram.js";
+export { listenAddress, parseWhatsAppConfig, type WhatsAppConfig } from "./whatsapp.js";
+export { loadWorkerConfig, type WorkerConfig } from "./worker.js";

@@ -1,0 +1,90 @@
+// The API's log stream under requests that carry secrets: every line of a request has its
+// request id, and no credential — header, key, cookie, Stripe or bot secret — is ever written.
+import { Writable } from "node:stream";
+import { createLogger, loadConfig } from "@svc/runtime";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createApp } from "./app.js";
+import { bootstrapAdmin } from "./bootstrap.js";
+import { buildRuntime, type Runtime } from "./container.js";
+import { TEST_AUDIT_KEY } from "./test-support.js";
+
+const STRIPE_KEY = "sk_test_51SecretStripeKeyThatMustNotBeLogged";
+const STRIPE_WEBHOOK = "whsec_SecretWebhookSigningValue0123456789";
+const COOKIE = "svc_session=cookie-secret-4d1f7c2b9a8e6f5d3c1b0a9e8d7c6b5a";
+const BOGUS_KEY = "svc_live_NotAKeyButStillASecretValue0123456789abcdef";
+const BOT_TOKEN = "123456789:AAFakeTelegramBotTokenThatMustNotLeak_x";
+
+describe("the API's logs", () => {
+  let runtime: Runtime;
+  let app: ReturnType<typeof createApp>;
+  let key: string;
+  const lines: Record<string, unknown>[] = [];
+  let raw = "";
+
+  beforeAll(async () => {
+    const sink = new Writable({
+      write(chunk: Buffer, _e, cb) {
+        raw += chunk.toString();
+        for (const l of chunk.toString().split("\n").filter((x) => x.length > 0)) lines.push(JSON.parse(l) as Record<string, unknown>);
+        cb();
+      },
+    });
+    const config = loadConfig({
+      SVC_DATA_DIR: "memory://", LOG_LEVEL: "trace", SVC_AUDIT_KEY: TEST_AUDIT_KEY,
+      SVC_STRIPE_SECRET_KEY: STRIPE_KEY, SVC_STRIPE_WEBHOOK_SECRET: STRIPE_WEBHOOK,
+      SVC_STRIPE_PRICE_STARTER: "price_starter1", SVC_STRIPE_PRICE_PRO: "price_pro1", SVC_STRIPE_API_URL: "http://127.0.0.1:9",
+    });
+    runtime = await buildRuntime(config, { logger: createLogger("trace", { app: "api", destination: sink }) });
+    app = createApp(runtime.services);
+    key = (await bootstrapAdmin(runtime.services, undefined)).key as string;
+  }, 120_000);
+  afterAll(async () => {
+    await runtime?.close();
+  });
+
+  const secrets = (): string[] => [key, STRIPE_KEY, STRIPE_WEBHOOK, COOKIE.split("=")[1] as string, BOGUS_KEY, BOT_TOKEN, TEST_AUDIT_KEY];
+
+  it("writes each request's id in every line of that request, and no secret it carried", async () => {
+    const sent: { id: string; init: RequestInit; path: string }[] = [
+      // A check with the key as a bearer token, and a cookie.
+      { id: "req-test-screen-0001", path: "/v1/screen", init: { method: "POST", headers: { authorization: `Bearer ${key}`, cookie: COOKIE, "content-type": "application/json" }, body: JSON.stringify({ entity_value: "paypa1.com" }) } },
+      // A wrong key in X-API-Key (401).
+      { id: "req-test-badkey-0002", path: "/v1/screen", init: { method: "POST", headers: { "x-api-key": BOGUS_KEY, "content-type": "application/json" }, body: "{}" } },
+      // A Stripe webhook with a forged signature (400).
+      { id: "req-test-stripe-0003", path: "/v1/billing/webhook", init: { method: "POST", headers: { "stripe-signature": `t=1,v1=${STRIPE_WEBHOOK}`, "content-type": "application/json" }, body: JSON.stringify({ token: BOT_TOKEN }) } },
+      // An unknown route with a bot token in the query string's place of a header.
+      { id: "req-test-missing-0004", path: "/nowhere", init: { headers: { "x-telegram-bot-api-secret-token": BOT_TOKEN } } },
+    ];
+    for (const r of sent) {
+      const first = lines.length;
+      const res = await app.request(r.path, { ...r.init, headers: { ...(r.init.headers as Record<string, string>), "x-request-id": r.id } });
+      expect(res.headers.get("x-request-id")).toBe(r.id);
+      await res.arrayBuffer();
+      await runtime.services.background.drain();
+      // One request at a time: every line written meanwhile is this request's, and says so.
+      const mine = lines.slice(first);
+      expect(mine.some((l) => l.msg === "request"), r.id).toBe(true);
+      expect(mine.map((l) => [l.msg, l.request_id])).toEqual(mine.map((l) => [l.msg, r.id]));
+    }
+    // Without a usable id, one is made, echoed and logged.
+    const first = lines.length;
+    const res = await app.request("/healthz", { headers: { "x-request-id": "bad id" } });
+    const made = res.headers.get("x-request-id");
+    expect(made).toMatch(/^req_/u);
+    expect(lines.slice(first).map((l) => l.request_id)).toEqual([made]);
+    for (const s of secrets()) expect(raw, "a secret in the log").not.toContain(s);
+  });
+
+  it("redacts secrets a log call is handed directly: headers, fields and settings", () => {
+    const before = raw.length;
+    const log = runtime.services.logger;
+    log.info({ req: { headers: { authorization: `Bearer ${key}`, cookie: COOKIE, "x-api-key": BOGUS_KEY, "stripe-signature": STRIPE_WEBHOOK } } }, "a request as a framework would log it");
+    log.info({ headers: { authorization: `Bearer ${key}`, "x-telegram-bot-api-secret-token": BOT_TOKEN } }, "headers alone");
+    log.info({ apiKey: key, token: BOT_TOKEN, secret: STRIPE_WEBHOOK, nested: { password: "hunter2-hunter2-hunter2", botToken: BOT_TOKEN } }, "fields");
+    log.info({ config: { SVC_STRIPE_SECRET_KEY: STRIPE_KEY, SVC_AUDIT_KEY: TEST_AUDIT_KEY, TELEGRAM_BOT_TOKEN: BOT_TOKEN } }, "settings");
+    const written = raw.slice(before);
+    expect(written.split("\n").filter((l) => l.length > 0)).toHaveLength(4);
+    for (const s of [...secrets(), "hunter2-hunter2-hunter2"]) expect(written).not.toContain(s);
+    expect(written.match(/\[redacted\]/gu)?.length).toBeGreaterThanOrEqual(13);
+  });
+});
