@@ -156,10 +156,10 @@ describe("the deployment layout (dist/, package*.json, data; npm ci --omit=dev)"
     ["bot-slack", "SLACK_SIGNING_SECRET"],
     ["bot-telegram", "TELEGRAM_BOT_TOKEN"],
     ["bot-whatsapp", "WHATSAPP_ACCESS_TOKEN"],
-  ])("%s without its credentials exits 1 naming %s", { timeout: 60_000 }, async (app, variable) => {
+  ])("%s without its credentials exits 2 naming %s", { timeout: 60_000 }, async (app, variable) => {
     const bot = start([`apps/${app}/dist/main.js`], {});
     const code = await bot.exited;
-    expect(code).toBe(1);
+    expect(code).toBe(2);
     expect(bot.output()).toContain(variable);
     expect(bot.output()).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find (package|module)/);
     expect(bot.output()).not.toContain("    at "); // one line, not a stack trace

@@ -111,7 +111,11 @@ export function slackConversationDriver(engine: Engine): (screening: InMemoryScr
         collect();
         return answers.splice(0, answers.length);
       },
-      stored: () => everyRowAsText(h.rt.dataSource),
+      stored: async () => {
+        // Counters wait in memory for up to a second: write them, so the dump holds everything the bot keeps.
+        await h.rt.app.kernel.flush();
+        return everyRowAsText(h.rt.dataSource);
+      },
       async close() {
         await h.close();
         if (h.errors.length > 0) throw new Error(`The Slack app reported errors: ${h.errors.map(String).join("; ")}`);

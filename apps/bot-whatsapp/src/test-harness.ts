@@ -255,7 +255,11 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     retries,
     post,
     deliver: (payload) => post(JSON.stringify(payload)),
-    dump: () => everyRowAsText(dataSource),
+    dump: async () => {
+      // Counters wait in memory for up to a second: write them, so the dump holds everything the bot keeps.
+      await runtime.app.kernel.flush();
+      return everyRowAsText(dataSource);
+    },
     async close() {
       await new Promise<void>((r) => server.close(() => r()));
       await graph.close();

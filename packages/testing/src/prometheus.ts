@@ -2,9 +2,14 @@ import { getMetricsFromIterator, type PromData, type PromHistogramData, type Pro
 
 export type { PromMetrics };
 
-/** Parses a Prometheus text exposition (as a scraper would), labelled histograms included. */
+/**
+ * Parses a Prometheus text exposition (as a scraper would), labelled histograms included. A
+ * sample whose value is NaN (valid in the format: prom-client's event-loop gauges between two
+ * samples) is left out, because prom2javascript cannot represent it; its series reads as absent.
+ */
 export function parsePrometheusText(text: string): Promise<PromMetrics> {
-  return getMetricsFromIterator(text.split("\n")[Symbol.iterator]());
+  const lines = text.split("\n").filter((l) => l.startsWith("#") || !/\s[Nn][Aa][Nn](?:\s|$)/u.test(l));
+  return getMetricsFromIterator(lines[Symbol.iterator]());
 }
 
 const matches = (labels: Record<string, string>, want: Record<string, string>): boolean => Object.entries(want).every(([k, v]) => labels[k] === v);

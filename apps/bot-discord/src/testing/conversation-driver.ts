@@ -147,7 +147,11 @@ export async function discordConversationDriver(screening: InMemoryScreening): P
       seen = fake.calls.length;
       return fresh.flatMap(observe);
     },
-    stored: () => everyRowAsText(ds),
+    stored: async () => {
+      // Counters wait in memory for up to a second: write them, so the dump holds everything the bot keeps.
+      await rt.app.kernel.flush();
+      return everyRowAsText(ds);
+    },
     async close() {
       await rt.close();
       await fake.close();
