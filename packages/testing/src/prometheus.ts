@@ -8,7 +8,7 @@ export type { PromMetrics };
  * samples) is left out, because prom2javascript cannot represent it; its series reads as absent.
  */
 export function parsePrometheusText(text: string): Promise<PromMetrics> {
-  const lines = text.split("\n").filter((l) => l.startsWith("#") || !/\s[Nn][Aa][Nn](?:\s|$)/u.test(l));
+  const lines = text.split("\n").filter((l) => l.startsWith("#") || !/\snan(?:\s|$)/iu.test(l));
   return getMetricsFromIterator(lines[Symbol.iterator]());
 }
 
