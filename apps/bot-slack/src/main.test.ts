@@ -80,7 +80,7 @@ describe("npm run bot:slack", () => {
     expect(await ok.json()).toEqual({ challenge: "start-challenge-1" });
     const forged = await signed(JSON.stringify({ type: "url_verification", token: "x", challenge: "start-challenge-2" }), "application/json", "0".repeat(32));
     expect(forged.status).toBe(401);
-    expect(output).toMatch(/svc Slack bot: storage pglite:/u);
+    expect(output).toMatch(/"storage":"pglite:/u);
   });
 
   it("installs through OAuth and answers a direct message through the Web API", async () => {
