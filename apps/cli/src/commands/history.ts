@@ -1,6 +1,6 @@
+import { collectPages, tableLines } from "../render/listing.js";
 import { Option, type Command } from "commander";
-import type { History } from "@svc/sdk";
-import { write, displayWidth, padEnd } from "../io.js";
+import { write } from "../io.js";
 import { parseWhen } from "../when.js";
 import { addDataDirOption, withApi, type AccessFlags } from "./api-access.js";
 import { addRemoteOptions, ENTITY_TYPES, examples, parsePositiveInt, stdoutPaint, type Context } from "./shared.js";
@@ -40,15 +40,7 @@ export function historyCommand(program: Command, ctx: Context): void {
         ...(o.until ? { until: parseWhen(o.until, "--until") } : {}),
       };
       await withApi(ctx.io, o, async (client, where) => {
-        const items: History["items"][number][] = [];
-        let cursor = o.cursor;
-        let next: string | null = null;
-        do {
-          const page = await client.history({ ...query, ...(cursor ? { cursor } : {}) });
-          items.push(...page.items);
-          next = page.next_cursor;
-          cursor = next ?? undefined;
-        } while (o.all && next);
+        const { items, next } = await collectPages((cursor) => client.history({ ...query, ...(cursor ? { cursor } : {}) }), o.cursor, o.all === true);
         const io = ctx.io;
         if (o.json) {
           await write(io.stdout, `${JSON.stringify(o.all ? items : { items, next_cursor: next }, null, 2)}\n`);
@@ -61,10 +53,7 @@ export function historyCommand(program: Command, ctx: Context): void {
         const paint = stdoutPaint(io);
         const rows = items.map((i) => [i.evaluated_at.replace("T", " ").slice(0, 19), i.entity.value, i.entity.type, `${String(i.risk_score).padStart(3)} ${i.risk_level}`, i.confidence, i.channel, i.id]);
         const header = ["WHEN (UTC)", "ENTITY", "TYPE", "RISK", "CONFIDENCE", "CHANNEL", "CHECK ID"];
-        const widths = header.map((h, k) => Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[k] ?? ""))));
-        const fmt = (r: string[]): string => r.map((c, k) => (k === r.length - 1 ? c : padEnd(c, widths[k] ?? 0))).join("  ");
-        const lines = [paint("bold", fmt(header)), ...rows.map(fmt)];
-        await write(io.stdout, `${lines.join("\n")}\n`);
+        await write(io.stdout, `${tableLines(header, rows, (h) => paint("bold", h)).join("\n")}\n`);
         if (next) io.stderr.write(`More: svc history --cursor ${next}${o.limit !== 20 ? ` --limit ${o.limit}` : ""}  (or --all)\n`);
       });
     });

@@ -1,7 +1,7 @@
+import { collectPages, tableLines } from "../render/listing.js";
 import { Option, type Command } from "commander";
-import type { Report } from "@svc/sdk";
 import { CliError, EXIT } from "../exit.js";
-import { displayWidth, padEnd, write } from "../io.js";
+import { write } from "../io.js";
 import { addDataDirOption, withApi, type AccessFlags } from "./api-access.js";
 import { addRemoteOptions, examples, parsePositiveInt, stdoutPaint, type Context } from "./shared.js";
 
@@ -48,17 +48,9 @@ export function reportsCommand(program: Command, ctx: Context): void {
     .addHelpText("after", examples("svc reports list", "svc reports list --status all --entity paypa1.com --json"))
     .action(async (o: ListOptions) => {
       await withApi(ctx.io, o, async (client, where) => {
-        const items: Report[] = [];
-        let cursor = o.cursor;
-        let next: string | null = null;
-        do {
-          const page = await moderating(() => client.reports({
+        const { items, next } = await collectPages((cursor) => moderating(() => client.reports({
             limit: o.limit, ...(o.status !== "all" ? { status: o.status } : {}), ...(o.entity ? { entity: o.entity } : {}), ...(cursor ? { cursor } : {}),
-          }));
-          items.push(...page.items);
-          next = page.next_cursor;
-          cursor = next ?? undefined;
-        } while (o.all && next);
+          })), o.cursor, o.all === true);
         const io = ctx.io;
         if (o.json) return void (await write(io.stdout, `${JSON.stringify(o.all ? items : { items, next_cursor: next }, null, 2)}\n`));
         if (items.length === 0) return void io.stderr.write(`No ${o.status === "all" ? "" : `${o.status} `}reports${o.entity ? ` about ${o.entity}` : ""} (${where}).\n`);
@@ -69,9 +61,7 @@ export function reportsCommand(program: Command, ctx: Context): void {
           r.moderation_reason ?? (r.description ? `“${r.description}”` : ""),
         ]);
         const header = ["ID", "FILED (UTC)", "ENTITY", "CATEGORY", "STATUS", "RELATED", "REASON / DESCRIPTION"];
-        const widths = header.map((h, k) => Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[k] ?? ""))));
-        const fmt = (r: string[]): string => r.map((c, k) => (k === r.length - 1 ? c : padEnd(c, widths[k] ?? 0))).join("  ");
-        await write(io.stdout, `${[paint("bold", fmt(header)), ...rows.map(fmt)].join("\n")}\n`);
+        await write(io.stdout, `${tableLines(header, rows, (h) => paint("bold", h)).join("\n")}\n`);
         if (next) io.stderr.write(`More: svc reports list --cursor ${next}${o.status !== "unverified" ? ` --status ${o.status}` : ""}  (or --all)\n`);
       });
     });

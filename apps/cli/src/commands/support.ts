@@ -1,7 +1,7 @@
+import { collectPages, tableLines } from "../render/listing.js";
 import { Option, type Command } from "commander";
-import type { SupportTicket } from "@svc/sdk";
 import { CliError, EXIT } from "../exit.js";
-import { displayWidth, padEnd, write } from "../io.js";
+import { write } from "../io.js";
 import { addDataDirOption, withApi, type AccessFlags } from "./api-access.js";
 import { addRemoteOptions, examples, parsePositiveInt, stdoutPaint, type Context } from "./shared.js";
 
@@ -51,24 +51,14 @@ export function supportCommand(program: Command, ctx: Context): void {
     .addHelpText("after", examples("svc support list", "svc support list --status all --json"))
     .action(async (o: ListOptions) => {
       await withApi(ctx.io, o, async (client, where) => {
-        const items: SupportTicket[] = [];
-        let cursor = o.cursor;
-        let next: string | null = null;
-        do {
-          const page = await operating(() => client.supportTickets({ status: o.status, limit: o.limit, ...(cursor ? { cursor } : {}) }));
-          items.push(...page.items);
-          next = page.next_cursor;
-          cursor = next ?? undefined;
-        } while (o.all && next);
+        const { items, next } = await collectPages((cursor) => operating(() => client.supportTickets({ status: o.status, limit: o.limit, ...(cursor ? { cursor } : {}) })), o.cursor, o.all === true);
         const io = ctx.io;
         if (o.json) return void (await write(io.stdout, `${JSON.stringify(o.all ? items : { items, next_cursor: next }, null, 2)}\n`));
         if (items.length === 0) return void io.stderr.write(`No ${o.status === "all" ? "" : `${o.status} `}support tickets (${where}).\n`);
         const paint = stdoutPaint(io);
         const rows = items.map((t) => [t.id, t.opened_at.replace("T", " ").slice(0, 19), `${t.platform}:${t.chat_id}`, t.topic, t.status, String(t.reply_count), oneLine(t.text)]);
         const header = ["ID", "OPENED (UTC)", "CHAT", "TOPIC", "STATUS", "REPLIES", "TEXT"];
-        const widths = header.map((h, k) => Math.max(displayWidth(h), ...rows.map((r) => displayWidth(r[k] ?? ""))));
-        const fmt = (r: string[]): string => r.map((c, k) => (k === r.length - 1 ? c : padEnd(c, widths[k] ?? 0))).join("  ");
-        await write(io.stdout, `${[paint("bold", fmt(header)), ...rows.map(fmt)].join("\n")}\n`);
+        await write(io.stdout, `${tableLines(header, rows, (h) => paint("bold", h)).join("\n")}\n`);
         if (next) io.stderr.write(`More: svc support list --cursor ${next}${o.status !== "open" ? ` --status ${o.status}` : ""}  (or --all)\n`);
       });
     });
