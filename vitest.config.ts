@@ -50,6 +50,8 @@ export default defineConfig({
       },
     ],
     maxWorkers: 3,
+    // Compiles every workspace once, so the tests that start processes run the compiled dist/.
+    globalSetup: ["tools/test-build.ts"],
     sequence: { sequencer: SlowFirstSequencer },
   },
 });

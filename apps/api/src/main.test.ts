@@ -9,13 +9,13 @@ const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 function start(entry: string, env: Record<string, string>): { status: number | null; stderr: string; stdout: string } {
   // Only what the process needs to run (PATH, HOME), never the caller's svc settings.
   const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => k === "PATH" || k === "HOME")) as Record<string, string>;
-  const r = spawnSync(process.execPath, ["--import", "tsx", entry], { cwd: ROOT, env: { ...base, ...env }, encoding: "utf8", timeout: 90_000 });
+  const r = spawnSync(process.execPath, [entry], { cwd: ROOT, env: { ...base, ...env }, encoding: "utf8", timeout: 90_000 });
   return { status: r.status, stderr: r.stderr, stdout: r.stdout };
 }
 
 describe("a bad configuration", () => {
   it("stops the API with one line naming each variable, exit code 2", () => {
-    const r = start("apps/api/src/main.ts", { SVC_DATA_DIR: "memory://", PORT: "not-a-port", LOG_LEVEL: "loud", SVC_STRIPE_SECRET_KEY: "sk_test_abc" });
+    const r = start("apps/api/dist/main.js", { SVC_DATA_DIR: "memory://", PORT: "not-a-port", LOG_LEVEL: "loud", SVC_STRIPE_SECRET_KEY: "sk_test_abc" });
     expect(r.status).toBe(2);
     const lines = r.stderr.trim().split("\n");
     expect(lines).toHaveLength(1);
@@ -27,7 +27,7 @@ describe("a bad configuration", () => {
   }, 120_000);
 
   it("stops the worker the same way", () => {
-    const r = start("apps/worker/src/main.ts", { DATABASE_URL: "mysql://x", SVC_WORKER_CONCURRENCY: "0" });
+    const r = start("apps/worker/dist/main.js", { DATABASE_URL: "mysql://x", SVC_WORKER_CONCURRENCY: "0" });
     expect(r.status).toBe(2);
     const lines = r.stderr.trim().split("\n");
     expect(lines).toHaveLength(1);

@@ -20,9 +20,9 @@ describe("config", () => {
   });
 
   it("a missing token stops the bot with one clear line, not a stack trace", () => {
-    const main = fileURLToPath(new URL("./main.ts", import.meta.url));
+    const main = fileURLToPath(new URL("../dist/main.js", import.meta.url));
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("DISCORD_")));
-    const r = spawnSync(process.execPath, ["--import", "tsx", main], { env, encoding: "utf8", timeout: 30_000 });
+    const r = spawnSync(process.execPath, [main], { env, encoding: "utf8", timeout: 30_000 });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain("DISCORD_TOKEN is missing");
     expect(r.stderr.trim().split("\n")).toHaveLength(1);

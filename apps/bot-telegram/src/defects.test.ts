@@ -248,9 +248,9 @@ describe("15. the Bot API root is configurable; a missing token is one clear lin
   it("the bot process without a token prints one line naming TELEGRAM_BOT_TOKEN and exits 2 (a configuration error), no stack trace", async () => {
     const { spawnSync } = await import("node:child_process");
     const { fileURLToPath } = await import("node:url");
-    const main = fileURLToPath(new URL("./main.ts", import.meta.url));
+    const main = fileURLToPath(new URL("../dist/main.js", import.meta.url));
     const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("TELEGRAM_")));
-    const r = spawnSync(process.execPath, ["--import", "tsx", main], { env, encoding: "utf8", timeout: 30_000 });
+    const r = spawnSync(process.execPath, [main], { env, encoding: "utf8", timeout: 30_000 });
     expect(r.status).toBe(2);
     const lines = r.stderr.trim().split("\n");
     expect(lines).toHaveLength(1);

@@ -1,5 +1,5 @@
 import { styleText } from "node:util";
-import { cliSettings, environment } from "@svc/runtime";
+import { cliSettings, environment } from "@svc/runtime/cli-settings";
 
 /** The process streams and environment, passed in so commands never reach for globals. */
 export interface Io {

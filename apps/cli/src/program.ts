@@ -15,7 +15,7 @@ import { supportCommand } from "./commands/support.js";
 import { billingCommand } from "./commands/billing.js";
 import { serveCommand } from "./commands/serve.js";
 import { examples, stderrPaint, type Context } from "./commands/shared.js";
-import { cliSettings } from "@svc/runtime";
+import { cliSettings } from "@svc/runtime/cli-settings";
 import { CliError, EXIT, worst } from "./exit.js";
 import type { Io } from "./io.js";
 

@@ -1,4 +1,4 @@
-import { cliSettings } from "@svc/runtime";
+import { cliSettings } from "@svc/runtime/cli-settings";
 import type { SvcClient } from "@svc/sdk";
 import { CliError, EXIT } from "./exit.js";
 import type { Io } from "./io.js";

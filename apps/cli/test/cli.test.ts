@@ -1,5 +1,5 @@
 // The `svc` command as users run it: real processes, off a terminal and on one. Each spawn costs
-// about a second (tsx), so each test checks several things per run.
+// about a second, so each test checks several things per run.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";

@@ -21,7 +21,7 @@ let adminKey = "";
 
 /** `npm start` on `data`: the API with its in-process worker. */
 function startApi(port: number): { child: ChildProcess; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/api/src/main.ts"], {
+  const child = spawn(process.execPath, ["apps/api/dist/main.js"], {
     cwd: ROOT,
     env: cleanEnv({ SVC_DATA_DIR: data, SVC_BOOTSTRAP_KEY: BOOTSTRAP, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" }),
     stdio: ["ignore", "pipe", "pipe"],
@@ -56,7 +56,7 @@ describe.sequential("the embedded database lock, and keys over --url", { timeout
     adminKey = apiKeyFromSecret(BOOTSTRAP);
 
     // Both at once: each is refused before opening anything.
-    const second = spawn(process.execPath, ["--import", "tsx", "apps/api/src/main.ts"], { cwd: ROOT, env: cleanEnv({ SVC_DATA_DIR: data, PORT: "0", LOG_LEVEL: "warn" }), stdio: ["ignore", "pipe", "pipe"] });
+    const second = spawn(process.execPath, ["apps/api/dist/main.js"], { cwd: ROOT, env: cleanEnv({ SVC_DATA_DIR: data, PORT: "0", LOG_LEVEL: "warn" }), stdio: ["ignore", "pipe", "pipe"] });
     let secondErr = "";
     second.stderr?.setEncoding("utf8").on("data", (d: string) => (secondErr += d));
     const [refused, code] = await Promise.all([svc(["keys", "create", "--data-dir", data, "--json"]), new Promise<number | null>((r) => second.once("exit", r))]);

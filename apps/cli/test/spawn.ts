@@ -1,8 +1,11 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
-/** `svc` from the sources (bin/svc.js runs the compiled dist/, tested in the deployment layout test). */
-export const BIN = fileURLToPath(new URL("./svc-from-sources.mjs", import.meta.url));
+/**
+ * `svc` as installed: bin/svc.js, which runs the compiled dist/ (tools/test-build.ts compiles every
+ * workspace once before the tests, so the launcher's own up-to-date check finds nothing to do).
+ */
+export const BIN = fileURLToPath(new URL("../bin/svc.js", import.meta.url));
 
 export interface Ran {
   readonly code: number | null;
@@ -17,7 +20,7 @@ export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return { ...env, ...extra };
 }
 
-/** Runs `svc` as a real process (from its sources, through tsx), off a terminal. */
+/** Runs `svc` as a real process, off a terminal. */
 export function svc(args: readonly string[], o: { env?: Record<string, string>; input?: string; cwd?: string } = {}): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: o.cwd ?? process.cwd(), env: cleanEnv(o.env), stdio: ["pipe", "pipe", "pipe"] });

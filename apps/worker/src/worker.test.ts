@@ -178,7 +178,7 @@ describe.skipIf(!PG_URL)("worker processes on PostgreSQL", () => {
   });
 
   const spawnWorker = (env: Record<string, string>) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "apps/worker/src/main.ts"], {
+    const child = spawn(process.execPath, ["apps/worker/dist/main.js"], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: db.url, SVC_AUDIT_KEY: AUDIT_KEY, LOG_LEVEL: "info", SVC_WEBHOOK_ALLOWED_CIDRS: "127.0.0.1/32", SVC_JOB_LEASE_SECONDS: "2", SVC_JOB_MAINTENANCE_SECONDS: "1", ...env },
       stdio: ["ignore", "pipe", "pipe"],

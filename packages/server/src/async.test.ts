@@ -257,7 +257,7 @@ describe("embedded default (npm start): the process killed with SIGKILL while wo
     const base = `http://127.0.0.1:${port}`;
     const env = { ...process.env, SVC_DATA_DIR: dir, SVC_BOOTSTRAP_KEY: "k".repeat(40), PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "warn" };
     const start = async (pauseMs = 0) => {
-      const child = spawn(process.execPath, ["--import", "tsx", "apps/api/src/main.ts"], { cwd: fileURLToPath(new URL("../../../", import.meta.url)), env: { ...env, SVC_WORKER_PAUSE_MS: String(pauseMs) }, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, ["apps/api/dist/main.js"], { cwd: fileURLToPath(new URL("../../../", import.meta.url)), env: { ...env, SVC_WORKER_PAUSE_MS: String(pauseMs) }, stdio: ["ignore", "pipe", "pipe"] });
       let out = "";
       child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
       child.stderr?.on("data", (d: Buffer) => (out += d.toString()));

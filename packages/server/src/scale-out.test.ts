@@ -30,9 +30,9 @@ interface Proc {
 
 const procs: Proc[] = [];
 
-/** A process of the repository as it is started in production (`node --import tsx <entry>`, as the other process tests do). */
+/** A process of the repository as it is started in production (`node apps/<app>/dist/main.js`, compiled once before the tests by tools/test-build.ts). */
 function start(name: string, entry: string, env: Record<string, string>): Proc {
-  const child = spawn(process.execPath, ["--import", "tsx", entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   const keep = (d: Buffer): void => void (out = (out + d.toString()).slice(-200_000));
   child.stdout?.on("data", keep);
@@ -136,10 +136,10 @@ describe.skipIf(!DATABASE)(`two API processes and two workers on one PostgreSQL 
       SVC_WEBHOOK_ALLOWED_CIDRS: "127.0.0.1/32", LOG_LEVEL: "info", PORT: "0", HOST: "127.0.0.1",
     };
     // The first API migrates the database (and installs the queue's schema); then the others start together.
-    const first = start("api-a", "apps/api/src/main.ts", env);
+    const first = start("api-a", "apps/api/dist/main.js", env);
     a = await until("api-a to listen", first, () => portOf(first), 300_000);
-    const second = start("api-b", "apps/api/src/main.ts", env);
-    const workers = [start("worker-1", "apps/worker/src/main.ts", env), start("worker-2", "apps/worker/src/main.ts", env)];
+    const second = start("api-b", "apps/api/dist/main.js", env);
+    const workers = [start("worker-1", "apps/worker/dist/main.js", env), start("worker-2", "apps/worker/dist/main.js", env)];
     b = await until("api-b to listen", second, () => portOf(second), 300_000);
     for (const w of workers) await until(`${w.name} to start`, w, () => (w.output().includes("svc worker started") ? true : null), 300_000);
     ds = await openDataSource({ url: db.url });

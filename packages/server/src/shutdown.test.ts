@@ -1,4 +1,4 @@
-// The real API process (`apps/api/src/main.ts`) on a fresh database: the bootstrap key notice
+// The real API process (`apps/api/dist/main.js`, compiled) on a fresh database: the bootstrap key notice
 // goes to stderr, never into the JSON log stream on stdout; and SIGTERM with ~100 requests in
 // flight answers every request it accepted (and stores its check) before the database closes.
 import { spawn, type ChildProcess } from "node:child_process";
@@ -41,7 +41,7 @@ describe.each(engines)("the API process on %s", (engine) => {
       for (const k of ["DATABASE_URL", "SVC_BOOTSTRAP_KEY"]) delete env[k];
       // Server mode seals audit records with a key every replica shares.
       if (pg) Object.assign(env, { DATABASE_URL: pg.url, SVC_AUDIT_KEY: TEST_AUDIT_KEY });
-      const child = spawn(process.execPath, ["--import", "tsx", "apps/api/src/main.ts"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+      const child = spawn(process.execPath, ["apps/api/dist/main.js"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
       children.add(child);
       let stdout = "";
       let stderr = "";

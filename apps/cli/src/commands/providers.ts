@@ -1,12 +1,8 @@
 import { mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
-import { systemClock } from "@svc/core";
-import { buildReputationProviders, fetchRdapBootstrap, IANA_RDAP_DNS_URL, MemoryProviderCache, PROVIDER_NAMES, providerKeyVariable } from "@svc/persistence";
-import { providerSettings } from "@svc/runtime";
 import { CliError, EXIT } from "../exit.js";
 import { write } from "../io.js";
-import { localConfig } from "../local.js";
 import { addDataDirOption } from "./api-access.js";
 import { examples, type Context } from "./shared.js";
 
@@ -28,9 +24,16 @@ export function providersCommand(program: Command, ctx: Context): void {
       const io = ctx.io;
       const timeoutMs = Number(o.timeout);
       if (!Number.isInteger(timeoutMs) || timeoutMs < 100 || timeoutMs > 60_000) throw new CliError(`--timeout must be a whole number of milliseconds from 100 to 60000, not "${o.timeout}".`, EXIT.usage);
+      // Loaded here, not at the top: `svc --help` and every other command start without them.
+      const [{ systemClock }, { buildReputationProviders, MemoryProviderCache, PROVIDER_NAMES, providerKeyVariable }, { providerSettings }, { localConfig }] = await Promise.all([
+        import("@svc/core"),
+        import("@svc/persistence"),
+        import("@svc/runtime"),
+        import("../local.js"),
+      ]);
       const config = localConfig(io, o);
       const settings = providerSettings(config);
-      let built: ReturnType<typeof buildReputationProviders>;
+      let built: ReturnType<typeof import("@svc/persistence").buildReputationProviders>;
       try {
         built = buildReputationProviders(settings, { clock: systemClock, cache: new MemoryProviderCache() });
       } catch (e) {
@@ -56,18 +59,19 @@ export function providersCommand(program: Command, ctx: Context): void {
   addDataDirOption(
     providers
       .command("rdap-bootstrap")
-      .description(`Download the current IANA RDAP bootstrap file (${IANA_RDAP_DNS_URL}), check it, and store it where the RDAP provider reads it ($SVC_RDAP_BOOTSTRAP, else <data dir>/rdap-dns.json), replacing the bundled snapshot.`)
-      .option("--url <url>", "where to download it from", IANA_RDAP_DNS_URL),
+      .description("Download the current IANA RDAP bootstrap file, check it, and store it where the RDAP provider reads it ($SVC_RDAP_BOOTSTRAP, else <data dir>/rdap-dns.json), replacing the bundled snapshot.")
+      .option("--url <url>", "where to download it from (default: IANA's https://data.iana.org/rdap/dns.json)"),
   )
     .addHelpText("after", examples("svc providers rdap-bootstrap", "SVC_RDAP_BOOTSTRAP=/etc/svc/rdap-dns.json svc providers rdap-bootstrap"))
-    .action(async (o: { url: string; dataDir?: string }) => {
+    .action(async (o: { url?: string; dataDir?: string }) => {
       const io = ctx.io;
+      const [{ fetchRdapBootstrap, IANA_RDAP_DNS_URL }, { providerSettings }, { localConfig }] = await Promise.all([import("@svc/persistence"), import("@svc/runtime"), import("../local.js")]);
       const config = localConfig(io, o);
       const path = providerSettings(config).rdapBootstrapPath;
       if (!path) throw new CliError("No place to store the bootstrap file with an in-memory data directory.", EXIT.usage, "Set SVC_RDAP_BOOTSTRAP to a file path.");
-      let fetched: Awaited<ReturnType<typeof fetchRdapBootstrap>>;
+      let fetched: Awaited<ReturnType<typeof import("@svc/persistence").fetchRdapBootstrap>>;
       try {
-        fetched = await fetchRdapBootstrap(fetch, o.url);
+        fetched = await fetchRdapBootstrap(fetch, o.url ?? IANA_RDAP_DNS_URL);
       } catch (e) {
         throw new CliError(`Could not refresh the RDAP bootstrap file: ${(e as Error).message}`, EXIT.unavailable, "The bundled snapshot (or the file already stored) stays in use.");
       }
