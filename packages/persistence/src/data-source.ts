@@ -1,9 +1,12 @@
-import { mkdir } from "node:fs/promises";
-import { PGlite } from "@electric-sql/pglite";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, rm } from "node:fs/promises";
+import { join } from "node:path";
+import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import { DataSource, type LoggerOptions } from "typeorm";
 import { ENTITIES } from "./entities/index.js";
 import { MIGRATIONS } from "./migrations/index.js";
-import { lockDataDir } from "./data-dir-lock.js";
+import { LOCK_FILE, lockDataDir } from "./data-dir-lock.js";
+import { DEFAULT_TEMPLATE_CACHE_DIR, discardTemplate, freshClusterImage } from "./pglite-template.js";
 import { pgliteDriver } from "./pglite-driver.js";
 
 export interface DataSourceConfig {
@@ -19,6 +22,11 @@ export interface DataSourceConfig {
    */
   readonly queryTimeoutMs?: number;
   readonly logging?: LoggerOptions;
+  /**
+   * Embedded mode: where the initialised-cluster image a new database starts from is kept
+   * (pglite-template.ts); default `~/.cache/svc`; null: made in this process, not stored.
+   */
+  readonly templateCacheDir?: string | null;
 }
 
 /** Server mode: how long opening a connection may take before the query fails (retryable). */
@@ -50,15 +58,17 @@ export function createDataSource(config: DataSourceConfig = {}): DataSource {
   }
   const dataDir = config.dataDir === undefined || config.dataDir === "memory://" ? undefined : config.dataDir;
   const startParams = [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS];
+  const cacheDir = config.templateCacheDir === undefined ? DEFAULT_TEMPLATE_CACHE_DIR : config.templateCacheDir;
   let lock: { release(): void } | undefined;
   const open = async (): Promise<PGlite> => {
-    if (dataDir === undefined) return PGlite.create({ startParams });
+    if (dataDir === undefined) return createCluster({ startParams }, cacheDir);
     // PGlite creates the directory itself but not its parents (SVC_DATA_DIR may be nested).
     await mkdir(dataDir, { recursive: true });
     // One process per directory (data-dir-lock.ts): taken before PGlite reads a byte, released on close.
     lock = lockDataDir(dataDir);
     try {
-      return await PGlite.create({ dataDir, startParams });
+      if (existsSync(join(dataDir, "PG_VERSION"))) return await PGlite.create({ dataDir, startParams });
+      return await createCluster({ dataDir, startParams }, cacheDir, dataDir);
     } catch (e) {
       release();
       throw e;
@@ -69,6 +79,25 @@ export function createDataSource(config: DataSourceConfig = {}): DataSource {
     lock = undefined;
   };
   return new DataSource({ ...common, driver: pgliteDriver(open, release) });
+}
+
+/**
+ * A new embedded database: unpacked from the initialised-cluster image (pglite-template.ts), or made
+ * by initdb when there is no image or PGlite refuses it (the image is then discarded and `dataDir`
+ * emptied of what the attempt wrote, the lock file aside).
+ */
+async function createCluster(options: PGliteOptions, cacheDir: string | null, dataDir?: string): Promise<PGlite> {
+  const image = await freshClusterImage(cacheDir).catch(() => null);
+  if (image === null) return PGlite.create(options);
+  try {
+    return await PGlite.create({ ...options, loadDataDir: image });
+  } catch {
+    discardTemplate(cacheDir);
+    if (dataDir !== undefined) {
+      for (const name of await readdir(dataDir)) if (name !== LOCK_FILE) await rm(join(dataDir, name), { recursive: true, force: true });
+    }
+    return PGlite.create(options);
+  }
 }
 
 /**

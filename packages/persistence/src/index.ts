@@ -1,4 +1,5 @@
 export { CONNECT_TIMEOUT_MS, createDataSource, openDataSource, type DataSourceConfig } from "./data-source.js";
+export { DEFAULT_TEMPLATE_CACHE_DIR, freshClusterImage } from "./pglite-template.js";
 export { isDatabaseUnavailable } from "./unavailable.js";
 export { DataDirInUseError, dataDirInUseCause, heldDataDirLock, lockDataDir, LOCK_FILE, type DataDirLock } from "./data-dir-lock.js";
 export { diskSpaceGuard, type DiskSpace, type DiskSpaceOptions } from "./disk-space.js";
