@@ -286,11 +286,17 @@ describe("with every provider down", () => {
 
   it("verdicts come back within the deadline, naming every provider in coverage.unavailable, never read as clean", async () => {
     const screen = screenOn(api, key);
+    // What five checks cost on this machine now, with no provider to wait for (social accounts:
+    // no provider covers them): the bound below scales with it, so a loaded machine does not fail
+    // the test while a missed deadline (a wait on servers that never answer) still does.
+    let base = performance.now();
+    await Promise.all(["x:@harbor_one", "x:@harbor_two", "x:@harbor_three", "x:@harbor_four", "x:@harbor_five"].map((h) => screen(h)));
+    base = performance.now() - base;
     const started = performance.now();
     const [domain, email, ip, wallet, phone] = await Promise.all([screen("fresh-harbor.com"), screen("someone@fresh-harbor.com"), screen("203.0.113.9"), screen(FRESH_WALLET), screen("+1 415 555 2671")]);
     const ms = performance.now() - started;
     // The deadline is 300 ms (shared deadlines fire up to 5 ms late); the rest is the check itself.
-    expect(ms).toBeLessThan(1_000);
+    expect(ms).toBeLessThan(300 + Math.max(700, 4 * base));
     expect(domain.coverage.unavailable.map((u) => u.source).sort()).toEqual(["dns", "rdap", "safe-browsing", "urlhaus"]);
     expect(email.coverage.unavailable.map((u) => u.source).sort()).toEqual(["dns", "rdap"]);
     expect(ip.coverage.unavailable.map((u) => u.source).sort()).toEqual(["abuseipdb", "tor-exits"]);
