@@ -10,7 +10,7 @@
 // the weights or the calibration. The test months are not read here at all.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { buildFeatureSpace, createScreener, encodeWeights, extract, HASHED, hostView, type FeatureSpace } from "@svc/core";
+import { buildFeatureSpace, createScreener, encodeWeights, extract, FIXED_FEATURES, HASHED, hostView, type FeatureSpace } from "@svc/core";
 import { brands, freeHostingDomains, projects } from "@svc/intel";
 import { buildCorpus, itemsOf, SHIPPABLE_SETS, stableHash, type CorpusItem } from "../eval/corpus.js";
 import { lureWords, ORDINARY_NAMES, ORDINARY_TLDS, ordinaryNames, ordinaryWords } from "./names.js";
@@ -54,7 +54,9 @@ class PrefixView extends Map<string, number> {
 }
 const base = buildFeatureSpace([], lures, projects, hosting);
 const named = new GrowingIndex();
-const space: FeatureSpace = { ...base, named, tlds: new PrefixView(named, "tld:"), platforms: new PrefixView(named, "hosting:"), rules: new PrefixView(named, "rule:") };
+/** The fixed features read through the growing index when first met, so that they are numbered in the order seen. */
+const fixed = Object.defineProperties({}, Object.fromEntries(Object.entries(FIXED_FEATURES).map(([key, feature]) => [key, { get: () => named.get(feature), enumerable: true }]))) as FeatureSpace["fixed"];
+const space: FeatureSpace = { ...base, named, fixed, tlds: new PrefixView(named, "tld:"), platforms: new PrefixView(named, "hosting:"), rules: new PrefixView(named, "rule:") };
 
 async function examples(items: readonly CorpusItem[]): Promise<(Example & { item: CorpusItem })[]> {
   const out: (Example & { item: CorpusItem })[] = [];
