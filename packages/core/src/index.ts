@@ -28,6 +28,6 @@ export * from "./ports/graph-walk.js";
 export { combineIntelStores } from "./detection/combined-intel.js";
 export { auditExportRowOf, auditRecordOf, signalCodesOf, type AuditInput } from "./use-cases/audit-record.js";
 export { REPORTED_WITH, checkCoversEntity, syncReportedWith } from "./use-cases/report-moderation.js";
-export { HASHED, extract, ownName, platformOf, wordHash, type FeatureSpace, type Features, type HostView } from "./detection/model/features.js";
+export { FIXED_FEATURES, HASHED, extract, ownName, platformOf, wordHash, type FeatureSpace, type Features, type HostView } from "./detection/model/features.js";
 export { buildDomainModel, buildFeatureSpace, decodeWeights, encodeWeights, logitOf, scoreHost, describeReason, type DomainModel, type DomainModelData, type ModelScore, type ProjectNames } from "./detection/model/domain-model.js";
 export { hostView, modelReading, type ModelReading } from "./detection/detectors/domain-model.js";

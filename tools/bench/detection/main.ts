@@ -12,6 +12,7 @@ import { cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createScreener, InMemoryIntelIndex, officialIntel, parseEntity, type IntelRecord } from "@svc/core";
+import { domainQueries, generate, pick, randomHex, randomLetters, WORDS } from "./inputs.js";
 
 const seconds = Number(process.argv[2] ?? 2);
 const ENTRIES = 1_000_000;
@@ -22,55 +23,10 @@ const heapMb = (): number => {
   return process.memoryUsage().heapUsed / 2 ** 20;
 };
 
-// Deterministic pseudo-random numbers (mulberry32).
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const rand = rng(20261122);
-const pick = <T>(a: readonly T[]): T => a[Math.floor(rand() * a.length)] as T;
-/** A flat string, as a feed parser would produce (not a rope of concatenations). */
-const flat = (s: string): string => String.fromCharCode(...Array.from(s, (c) => c.charCodeAt(0)));
-
-const WORDS = ["secure", "login", "wallet", "claim", "airdrop", "verify", "support", "account", "update", "bonus", "meta", "coin", "swap", "defi", "nft", "mint", "token", "bridge", "connect", "sync", "help", "pay", "bank", "mail", "cloud", "shop", "gift", "promo", "crypto", "trade", "finance", "portal", "online", "web", "app", "my", "get", "best", "live", "official"];
-const TLDS = ["com", "net", "org", "io", "xyz", "top", "online", "site", "app", "info", "co", "live", "click", "shop", "co.uk", "ru", "de", "vip", "cc", "pw"];
-const LETTERS = "abcdefghijklmnopqrstuvwxyz";
-const HEX = "0123456789abcdef";
-const randomLetters = (n: number): string => Array.from({ length: n }, () => pick([...LETTERS])).join("");
-const randomHex = (n: number): string => Array.from({ length: n }, () => pick([...HEX])).join("");
-
-function syntheticDomain(i: number): string {
-  const shape = i % 4;
-  const base = shape === 0 ? `${pick(WORDS)}-${pick(WORDS)}${i % 1000}` : shape === 1 ? `${pick(WORDS)}${randomLetters(5)}` : shape === 2 ? randomLetters(8 + (i % 7)) : `${pick(WORDS)}-${pick(WORDS)}-${randomLetters(3)}`;
-  const sub = i % 5 === 0 ? `${pick(WORDS)}.` : "";
-  return `${sub}${base}${i.toString(36)}.${pick(TLDS)}`;
-}
-
-const SOURCES = ["feed-phishtank", "feed-openphish", "feed-urlhaus", "feed-cryptoscamdb", "feed-community", "ofac-sdn", "svc-curated"];
-const LABELS = ["phishing", "scam", "malware", "drainer", "fake exchange", "sanctioned", "impersonation"];
-const isoDay = (d: number): string => new Date(Date.UTC(2024, 0, 1) + d * 86_400_000).toISOString();
-
-function generate(): IntelRecord[] {
-  const out: IntelRecord[] = new Array<IntelRecord>(ENTRIES);
-  for (let i = 0; i < ENTRIES; i++) {
-    const r = i % 20; // 85 % domains, 10 % wallets, 5 % e-mail addresses
-    const type = r < 17 ? "domain" : r < 19 ? "wallet" : "email";
-    const value = type === "domain" ? syntheticDomain(i) : type === "wallet" ? `0x${randomHex(40)}` : `${pick(WORDS)}.${randomLetters(6)}${i.toString(36)}@${pick(["gmail.com", "outlook.com", "proton.me", "yahoo.com", syntheticDomain(i + 7)])}`;
-    out[i] = { type, value: flat(value), list: "block", label: type === "wallet" ? pick(["scam", "drainer", "sanctioned"]) : pick(LABELS), source: pick(SOURCES), added_at: isoDay(Math.floor(rand() * 700)) };
-  }
-  return out;
-}
-
 // ---- index load ------------------------------------------------------------------------------
 console.log(`node ${process.version}, ${cpus()[0]?.model ?? "cpu"}, ${seconds}s per case, one core${gc ? "" : " (no --expose-gc: heap figures are rough)"}`);
 const heap0 = heapMb();
-let records: IntelRecord[] | null = generate();
+let records: IntelRecord[] | null = generate(ENTRIES);
 const listed = { domain: [] as string[], wallet: [] as string[], email: [] as string[] };
 for (let i = 0; i < records.length; i += 997) {
   const r = records[i] as IntelRecord;
@@ -96,10 +52,8 @@ console.log(`heap growth (index, after gc)       ${indexMb.toFixed(1).padStart(1
 const screener = createScreener({ intel: index });
 // The same screener without the learned domain model, to show what the model costs in the same run.
 const rulesOnly = createScreener({ intel: index, domainModel: null });
-const BRANDISH = ["paypa1.com", "metamask-io.claim-airdrop.xyz", "secure-binance-login.top", "coinbase-support.help", "app-uniswap.org", "opensea-nft.site", "myetherwalIet.com", "ledger-live-update.com"];
-const fresh = Array.from({ length: 20_000 }, (_, i) => syntheticDomain(ENTRIES * 3 + i));
 // Domain queries: 10 % listed, 5 % brand lookalikes, 85 % unknown names.
-const domains = Array.from({ length: 20_000 }, (_, i) => (i % 10 === 0 ? (listed.domain[i % listed.domain.length] as string) : i % 20 === 1 ? (BRANDISH[Math.floor(i / 20) % BRANDISH.length] as string) : (fresh[i] as string)));
+const { domains, fresh } = domainQueries(listed.domain, ENTRIES);
 const queries: Record<string, readonly string[]> = {
   domain: domains,
   url: domains.slice(0, 5000).map((d, i) => `https://${d}/${pick(["login", "wallet/connect", "account/verify", "index.html", ""])}?id=${i}`),

@@ -45,7 +45,8 @@ export interface Ruleset {
 }
 
 export const RULESET: Ruleset = {
-  version: "2026.11.6",
+  // 2026.11.7: read with domain model 2026.11.2 (ordinary names weigh more in its training, decision 0078).
+  version: "2026.11.7",
   thresholds: { review: 30, block: 85 },
   withinFamilyDamping: 0.5,
   allowlistedCeiling: 10,

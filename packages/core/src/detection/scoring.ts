@@ -87,7 +87,7 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
     if (p > strongest) strongest = p;
     // With the model standing for the name evidence, the name findings it reads (domain.*) are
     // kept apart from the rest of their family (a URL's user-info brand is no name feature).
-    const bucket = nameByModel && f.code.startsWith("domain.") && (f.family === "impersonation" || f.family === "lexical") ? `name:${f.family}` : f.family;
+    const bucket = nameByModel && (f.family === "impersonation" || f.family === "lexical") && f.code.startsWith("domain.") ? NAME_BUCKET[f.family] : f.family;
     bucketOf[i] = bucket;
     if (f.family === "model") {
       if (p > modelPoints) modelPoints = p;
@@ -106,7 +106,7 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
     if (ps.length > 1) insertionSort(ps, descending);
     let none = 1;
     for (let i = 0; i < ps.length; i++) none *= 1 - (i === 0 ? (ps[i] as number) : (ps[i] as number) * rs.withinFamilyDamping);
-    const cap = rs.familyCaps[(family.startsWith("name:") ? family.slice(5) : family) as Family];
+    const cap = rs.familyCaps[(family === NAME_BUCKET.impersonation ? "impersonation" : family === NAME_BUCKET.lexical ? "lexical" : family) as Family];
     const familyScore = Math.min(1 - none, (cap ?? 100) / 100);
     if (familyScore >= 0.2) agreeing++;
     if (family === "name:impersonation") impersonation = familyScore;
@@ -195,6 +195,8 @@ const overridden = (s: Signal, rs: Ruleset): boolean => s.points === 0 && !s.cod
 
 /** The least model score (`medium`) at which a brand look-alike in the name keeps the rules' reading as a floor (chosen on the valid months, decision 0023). */
 const FLOOR_MODEL_MIN = 30;
+/** The buckets of the name findings the model reads, apart from the rest of their family. */
+const NAME_BUCKET = { impersonation: "name:impersonation", lexical: "name:lexical" } as const;
 /** Scratch: the family, or name bucket, each finding is combined in. */
 const bucketOf: string[] = [];
 const descending = (a: number, b: number): number => b - a;

@@ -75,6 +75,8 @@ function entropyOfMap(label: string, bare: number): number {
   return h;
 }
 
+const byWeight = (a: { weight: number }, b: { weight: number }): number => b.weight - a.weight;
+
 const NO_KEYWORDS: readonly { word: string; weight: number }[] = Object.freeze([]);
 
 /**
@@ -110,7 +112,9 @@ function keywordsIn(parts: readonly string[], ref: ReferenceData): readonly { wo
     }
   }
   if (hits === null) return NO_KEYWORDS;
-  return [...hits].map(([word, weight]) => ({ word, weight })).sort((a, b) => b.weight - a.weight);
+  const out: { word: string; weight: number }[] = [];
+  for (const [word, weight] of hits) out.push({ word, weight });
+  return out.length > 1 ? out.sort(byWeight) : out;
 }
 
 interface KeywordTables {

@@ -3,6 +3,9 @@ import type { Evidence, Family, Finding, SourceRef } from "../types.js";
 /** Findings that only say "the brand's name is here"; a stronger finding about the same brand makes them redundant. */
 const WEAK_CODES: ReadonlySet<string> = new Set(["domain.brand_in_subdomain", "domain.brand_in_name"]);
 
+/** `localeCompare`'s order, from a collator made once (`localeCompare` builds one per call). */
+const byCode = new Intl.Collator().compare;
+
 const round = (x: number): number => Math.round(Math.max(0, Math.min(1, x)) * 100) / 100;
 
 export function finding(code: string, family: Family, message: string, evidence: Evidence, source: SourceRef, strength: number): Finding {
@@ -36,6 +39,6 @@ export class BestFindings {
     if (all.length <= 1) return all.slice();
     const strongBrands = new Set(all.filter((f) => !WEAK_CODES.has(f.code)).map((f) => f.evidence.brand));
     const kept = all.filter((f) => !WEAK_CODES.has(f.code) || !strongBrands.has(f.evidence.brand));
-    return kept.sort((a, b) => (b.strength ?? 1) - (a.strength ?? 1) || a.code.localeCompare(b.code));
+    return kept.sort((a, b) => (b.strength ?? 1) - (a.strength ?? 1) || byCode(a.code, b.code));
   }
 }

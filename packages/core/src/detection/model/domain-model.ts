@@ -1,7 +1,7 @@
 // The learned domain model at run time: logistic regression over the features of features.ts,
 // calibrated (Platt) to a probability, mapped onto 0–100, and explained by the named features
 // that pushed it (decision 0023). Pure: weights come in as data from @svc/intel.
-import { extract, HASHED, PREFIX_BITS, wordHash, type FeatureSpace, type HostView, type RuleFinding, type VocabEntry } from "./features.js";
+import { extract, fixedFeatures, HASHED, PREFIX_BITS, wordHash, type FeatureSpace, type HostView, type RuleFinding, type VocabEntry } from "./features.js";
 
 /** The stored model (packages/intel/data/domain-model.json). */
 export interface DomainModelData {
@@ -96,6 +96,7 @@ export function buildFeatureSpace(named: readonly string[], lureWords: readonly 
   named.forEach((n, i) => namedIndex.set(n, HASHED + i));
   const words = new Map<number, VocabEntry[]>();
   const prefixes = new Uint32Array(PREFIX_BITS / 32);
+  const wholeWords = new Uint32Array(PREFIX_BITS / 32);
   const put = (word: string, kind: VocabEntry["kind"]): void => {
     if (word.length < MIN_WORD || word.length > MAX_WORD) return;
     for (let k = 1; k <= word.length; k++) {
@@ -103,6 +104,8 @@ export function buildFeatureSpace(named: readonly string[], lureWords: readonly 
       prefixes[b >>> 5] = (prefixes[b >>> 5] as number) | (1 << (b & 31));
     }
     const h = wordHash(word);
+    const w = h & (PREFIX_BITS - 1);
+    wholeWords[w >>> 5] = (wholeWords[w >>> 5] as number) | (1 << (w & 31));
     const list = words.get(h) ?? [];
     if (list.some((e) => e.word === word && e.kind === kind)) return;
     list.push({ word, kind, key: `${kind}:${word}` });
@@ -118,7 +121,7 @@ export function buildFeatureSpace(named: readonly string[], lureWords: readonly 
       owners.set(d, set);
     }
   }
-  return { named: namedIndex, tlds: byPrefix(namedIndex, "tld:"), platforms: byPrefix(namedIndex, "hosting:"), rules: byPrefix(namedIndex, "rule:"), words, maxWord: MAX_WORD, minWord: MIN_WORD, prefixes, owners, hosting: new Set(hosting) };
+  return { named: namedIndex, fixed: fixedFeatures(namedIndex), tlds: byPrefix(namedIndex, "tld:"), platforms: byPrefix(namedIndex, "hosting:"), rules: byPrefix(namedIndex, "rule:"), words, maxWord: MAX_WORD, minWord: MIN_WORD, prefixes, wholeWords, owners, hosting: new Set(hosting) };
 }
 
 /** The named features `prefix` + value, keyed by the value. */

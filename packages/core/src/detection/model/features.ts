@@ -29,16 +29,50 @@ export interface FeatureSpace {
   readonly tlds: ReadonlyMap<string, number>;
   readonly platforms: ReadonlyMap<string, number>;
   readonly rules: ReadonlyMap<string, number>;
+  /** The indices of the features every name is read for (`num:length`, `bias` …), looked up once. */
+  readonly fixed: FixedFeatures;
   /** Hash of a word → the words with that hash (lure words and project names, 4–24 letters). */
   readonly words: ReadonlyMap<number, readonly VocabEntry[]>;
   readonly maxWord: number;
   readonly minWord: number;
   /** Bitmap (PREFIX_BITS bits) of the hashes of every prefix of a vocabulary word: a scan stops where none starts. */
   readonly prefixes: Uint32Array;
+  /** Bitmap (PREFIX_BITS bits) of the hashes of the vocabulary's whole words: most substrings need no look-up in `words`. */
+  readonly wholeWords: Uint32Array;
   /** Registrable domains → the project names they officially carry. */
   readonly owners: ReadonlyMap<string, ReadonlySet<string>>;
   /** Hosting platforms whose sub-domains are users' sites (beyond the Public Suffix List's private section). */
   readonly hosting: ReadonlySet<string>;
+}
+
+/** The named features every name is read for, by a short key. */
+export const FIXED_FEATURES = {
+  projectForeign: "project:foreign",
+  projectOwn: "project:own",
+  projectForeignLure: "project:foreign+lure",
+  lureSeveral: "lure:several",
+  hostingAny: "hosting:any",
+  subdomainAny: "subdomain:any",
+  length: "num:length",
+  short: "num:short",
+  long: "num:long",
+  digits: "num:digits",
+  hasDigits: "num:has_digits",
+  hyphens: "num:hyphens",
+  hasHyphens: "num:has_hyphens",
+  labels: "num:labels",
+  entropy: "num:entropy",
+  bias: "bias",
+} as const;
+
+/** Their indices in a feature space (undefined for a feature the model does not have). */
+export type FixedFeatures = { readonly [K in keyof typeof FIXED_FEATURES]: number | undefined };
+
+/** The fixed features' indices, looked up in `named` once. */
+export function fixedFeatures(named: ReadonlyMap<string, number>): FixedFeatures {
+  const out: Record<string, number | undefined> = {};
+  for (const [key, feature] of Object.entries(FIXED_FEATURES)) out[key] = named.get(feature);
+  return out as FixedFeatures;
 }
 
 /** What the extractor reads of a parsed host. */
@@ -50,7 +84,11 @@ export interface HostView {
   readonly privateSuffix: boolean;
 }
 
-/** A rule detector's finding as the model reads it: `domain.*` codes (not the model's own) with their strength. */
+/**
+ * A rule detector's finding as the model reads it: `domain.*` codes with their strength; not the
+ * model's own, nor what lists say of a name (`domain.popular_site`, made after the model has
+ * read the name, so that training, which gets every finding, reads what a check's model reads).
+ */
 export interface RuleFinding {
   readonly code: string;
   readonly family?: string;
@@ -129,6 +167,20 @@ function namedAt(i: number | undefined, x: number): void {
   if (i !== undefined) add(i, x);
 }
 const COUNTS = new Uint8Array(38);
+/** `q · log2 q` for q = k / total, remembered for names of up to 63 characters (the same value, not recomputed). */
+const PLOGP = new Float64Array(64 * 64).fill(Number.NaN);
+function plogp(k: number, total: number): number {
+  const q = k / total;
+  if (total >= 64) return q * Math.log2(q);
+  const at = total * 64 + k;
+  const known = PLOGP[at] as number;
+  if (known === known) return known;
+  const x = q * Math.log2(q);
+  PLOGP[at] = x;
+  return x;
+}
+/** One label's character codes between its boundary marks (grown for a longer name). */
+let CODES = new Uint16Array(256);
 /** The name without its hyphens, as character codes (words are read across hyphens). */
 const COMPACT = new Uint16Array(256);
 
@@ -142,6 +194,7 @@ export function extract(v: HostView, rules: readonly RuleFinding[], space: Featu
   const words = WORDS;
   words.length = 0;
   const platform = platformOf(v, space);
+  const fixed = space.fixed;
   const name = ownName(v, platform);
   // The label the registrant chose (the user's label on a platform).
   const main = name.slice(name.lastIndexOf(".") + 1);
@@ -152,22 +205,27 @@ export function extract(v: HostView, rules: readonly RuleFinding[], space: Featu
   let hyphens = 0;
   const counts = COUNTS;
   counts.fill(0);
+  // The name's character codes, each label between boundary marks ('^' 0x5e, '$' 0x24): label
+  // `a.bc` is `^a$^bc$`, read once here rather than a character at a time per n-gram.
+  const codes = name.length + 2 > CODES.length ? (CODES = new Uint16Array(2 * name.length + 2)) : CODES;
   let start = 0;
   for (let e = 0; e <= name.length; e++) {
     if (e < name.length && name.charCodeAt(e) !== 0x2e) continue;
     const seed = e === name.length ? MAIN_SEED : OTHER_SEED;
-    // positions start-1 … e (boundaries as code 0x5e '^' and 0x24 '$')
-    for (let i = start - 1; i < e; i++) {
+    // The label's positions start-1 … e, boundaries included, at codes[0 … last].
+    const last = e - start + 1;
+    codes[0] = 0x5e;
+    for (let p = start; p < e; p++) codes[p - start + 1] = name.charCodeAt(p);
+    codes[last] = 0x24;
+    for (let i = 0; i < last; i++) {
       let h = seed;
-      for (let k = 0; k < 5 && i + k <= e; k++) {
-        const p = i + k;
-        const c = p < start ? 0x5e : p >= e ? 0x24 : name.charCodeAt(p);
-        h = step(h, c);
+      for (let k = 0; k < 5 && i + k <= last; k++) {
+        h = step(h, codes[i + k] as number);
         if (k >= 2) add((h >>> 0) & (HASHED - 1), 1);
       }
     }
-    for (let p = start; p < e; p++) {
-      const c = name.charCodeAt(p);
+    for (let p = 1; p < last; p++) {
+      const c = codes[p] as number;
       if (c === 0x2d) hyphens++;
       else if (c >= 0x30 && c <= 0x39) {
         digits++;
@@ -198,15 +256,26 @@ export function extract(v: HostView, rules: readonly RuleFinding[], space: Featu
   // Whose domain this is, looked up only once a project's name is found (most names hold none).
   let owners: ReadonlySet<string> | undefined | null = null;
   const prefixes = space.prefixes;
-  for (let i = 0; i < clen; i++) {
+  const { minWord, maxWord, wholeWords } = space;
+  for (let i = 0; i + minWord <= clen; i++) {
+    // The first minWord − 1 characters are hashed without a test: no word is shorter, and nearly
+    // every string that short starts some word. (The bitmaps only spare work: a word found
+    // is always checked letter by letter.)
     let h = FNV;
-    for (let j = i; j < clen && j - i < space.maxWord; j++) {
+    let j = i;
+    for (; j < i + minWord - 1; j++) {
+      const c = compact[j] as number;
+      if (c === 0x2e) break;
+      h = step(h, c);
+    }
+    if (j < i + minWord - 1) continue;
+    for (; j < clen && j - i < maxWord; j++) {
       const c = compact[j] as number;
       if (c === 0x2e) break;
       h = step(h, c);
       const hb = (h >>> 0) & (PREFIX_BITS - 1);
       if (((prefixes[hb >>> 5] as number) & (1 << (hb & 31))) === 0) break;
-      if (j - i + 1 < space.minWord) continue;
+      if (((wholeWords[hb >>> 5] as number) & (1 << (hb & 31))) === 0) continue;
       const hits = space.words.get(h >>> 0);
       if (!hits) continue;
       for (const w of hits) {
@@ -226,44 +295,43 @@ export function extract(v: HostView, rules: readonly RuleFinding[], space: Featu
       }
     }
   }
-  if (foreignProject) named(space, "project:foreign");
-  if (ownProject) named(space, "project:own");
-  if (foreignProject && lures > 0) named(space, "project:foreign+lure");
-  if (lures > 1) named(space, "lure:several");
+  if (foreignProject) namedAt(fixed.projectForeign, 1);
+  if (ownProject) namedAt(fixed.projectOwn, 1);
+  if (foreignProject && lures > 0) namedAt(fixed.projectForeignLure, 1);
+  if (lures > 1) namedAt(fixed.lureSeveral, 1);
   namedAt(space.tlds.get(v.tld), 1);
   if (platform) {
-    named(space, "hosting:any");
+    namedAt(fixed.hostingAny, 1);
     namedAt(space.platforms.get(platform), 1);
   } else if (v.host !== v.registered) {
-    named(space, "subdomain:any");
+    namedAt(fixed.subdomainAny, 1);
   }
   const len = main.length;
-  named(space, "num:length", Math.min(1, len / 32));
-  if (len <= 5) named(space, "num:short");
-  if (len >= 20) named(space, "num:long");
-  named(space, "num:digits", Math.min(1, digits / 6));
-  if (digits > 0) named(space, "num:has_digits");
-  named(space, "num:hyphens", Math.min(1, hyphens / 4));
-  if (hyphens > 0) named(space, "num:has_hyphens");
+  namedAt(fixed.length, Math.min(1, len / 32));
+  if (len <= 5) namedAt(fixed.short, 1);
+  if (len >= 20) namedAt(fixed.long, 1);
+  namedAt(fixed.digits, Math.min(1, digits / 6));
+  if (digits > 0) namedAt(fixed.hasDigits, 1);
+  namedAt(fixed.hyphens, Math.min(1, hyphens / 4));
+  if (hyphens > 0) namedAt(fixed.hasHyphens, 1);
   let labels = name === "" ? 0 : 1;
   for (let i = name.indexOf("."); i >= 0; i = name.indexOf(".", i + 1)) labels++;
-  named(space, "num:labels", Math.min(1, labels / 4));
+  namedAt(fixed.labels, Math.min(1, labels / 4));
   const total = letters + digits;
   if (total > 0) {
     let ent = 0;
     for (let i = 0; i < counts.length; i++) {
       const k = counts[i] as number;
       if (k === 0) continue;
-      const q = k / total;
-      ent -= q * Math.log2(q);
+      ent -= plogp(k, total);
     }
-    named(space, "num:entropy", Math.min(1, ent / 4.5));
+    namedAt(fixed.entropy, Math.min(1, ent / 4.5));
   }
   // Rule findings: one feature per code at its highest strength, in the order first found.
   const first = n;
   for (let r = 0; r < rules.length; r++) {
     const f = rules[r] as RuleFinding;
-    if (f.family === "model" || !f.code.startsWith("domain.")) continue;
+    if (f.family === "model" || f.family === "intel" || !f.code.startsWith("domain.")) continue;
     const i = space.rules.get(f.code);
     if (i === undefined) continue;
     const x = f.strength ?? 1;
@@ -273,7 +341,7 @@ export function extract(v: HostView, rules: readonly RuleFinding[], space: Featu
       if (x > (VAL[k] as number)) VAL[k] = x;
     } else if (x > 0) add(i, x);
   }
-  named(space, "bias");
+  namedAt(fixed.bias, 1);
   FEATURES.length = n;
   return FEATURES;
 }
