@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
 import { PGlite, type PGliteOptions } from "@electric-sql/pglite";
 import { DataSource, type LoggerOptions } from "typeorm";
 import { ENTITIES } from "./entities/index.js";
@@ -61,6 +62,7 @@ export function createDataSource(config: DataSourceConfig = {}): DataSource {
   const cacheDir = config.templateCacheDir === undefined ? DEFAULT_TEMPLATE_CACHE_DIR : config.templateCacheDir;
   let lock: { release(): void } | undefined;
   const open = async (): Promise<PGlite> => {
+    compileWasmWithBaselineOnly();
     if (dataDir === undefined) return createCluster({ startParams }, cacheDir);
     // PGlite creates the directory itself but not its parents (SVC_DATA_DIR may be nested).
     await mkdir(dataDir, { recursive: true });
@@ -107,6 +109,19 @@ async function createCluster(options: PGliteOptions, cacheDir: string | null, da
  * (docs/decisions/0061-embedded-database-memory.md).
  */
 export const EMBEDDED_SETTINGS: readonly string[] = ["-c", "shared_buffers=16MB", "-c", "max_connections=10"];
+
+/**
+ * PGlite's PostgreSQL is 9 MB of WebAssembly. V8 compiles all of it with its baseline compiler
+ * (Liftoff) and then recompiles the functions that get hot with its optimising one (TurboFan), on
+ * background threads whose memory stays with the process: about 50–70 MB more resident, and twice
+ * the CPU to open the database, for statements that measured no faster
+ * (docs/decisions/0080-embedded-database-baseline-wasm.md). V8 reads the flag when it compiles a
+ * module, so it is set before the first PGlite is created; the only other WebAssembly in the
+ * process is undici's HTTP parser for outgoing `fetch` calls.
+ */
+function compileWasmWithBaselineOnly(): void {
+  setFlagsFromString("--liftoff-only");
+}
 
 /** `createDataSource` and `initialize()` (which migrates). */
 export async function openDataSource(config: DataSourceConfig = {}): Promise<DataSource> {
