@@ -8,7 +8,7 @@ import { ENTITIES } from "./entities/index.js";
 import { MIGRATIONS } from "./migrations/index.js";
 import { LOCK_FILE, lockDataDir } from "./data-dir-lock.js";
 import { DEFAULT_TEMPLATE_CACHE_DIR, discardTemplate, freshClusterImage } from "./pglite-template.js";
-import { pgliteDriver } from "./pglite-driver.js";
+import { pgliteDriver, type PglitePool } from "./pglite-driver.js";
 
 export interface DataSourceConfig {
   /** PostgreSQL connection string (`DATABASE_URL`): server mode. */
@@ -38,12 +38,12 @@ export const CONNECT_TIMEOUT_MS = 5_000;
  * PGlite. Both run the same migrations on `initialize()`. Extensions are never installed:
  * `gen_random_uuid()` is core since PostgreSQL 13 and PGlite ships no uuid-ossp.
  */
-export function createDataSource(config: DataSourceConfig = {}): DataSource {
+export function createDataSource(config: DataSourceConfig = {}, o: { readonly migrationsRun?: boolean } = {}): DataSource {
   const common = {
     type: "postgres" as const,
     entities: ENTITIES,
     migrations: MIGRATIONS,
-    migrationsRun: true,
+    migrationsRun: o.migrationsRun ?? true,
     synchronize: false,
     installExtensions: false,
     uuidExtension: "pgcrypto" as const,
@@ -66,8 +66,9 @@ export function createDataSource(config: DataSourceConfig = {}): DataSource {
     if (dataDir === undefined) return createCluster({ startParams }, cacheDir);
     // PGlite creates the directory itself but not its parents (SVC_DATA_DIR may be nested).
     await mkdir(dataDir, { recursive: true });
-    // One process per directory (data-dir-lock.ts): taken before PGlite reads a byte, released on close.
-    lock = lockDataDir(dataDir);
+    // One process per directory (data-dir-lock.ts): taken before PGlite reads a byte, released on
+    // close (a restart of the pool keeps it).
+    lock ??= lockDataDir(dataDir);
     try {
       if (existsSync(join(dataDir, "PG_VERSION"))) return await PGlite.create({ dataDir, startParams });
       return await createCluster({ dataDir, startParams }, cacheDir, dataDir);
@@ -134,7 +135,29 @@ export async function openDataSource(config: DataSourceConfig = {}): Promise<Dat
     pool.on("acquire", (client) => boundQueries(client, config.queryTimeoutMs as number));
     return ds;
   }
-  return createDataSource(config).initialize();
+  if (config.url) return createDataSource(config).initialize();
+  return openEmbedded(config);
+}
+
+/**
+ * Creating the embedded database (initdb) and migrating it grow PGlite's WebAssembly memory to
+ * about 650 MB, and WebAssembly memory never shrinks: the process would keep it for its life.
+ * So when migrations ran, the database is closed and opened again at the size its data needs
+ * (docs/decisions/0081-embedded-database-reopened-after-migrating.md). An in-memory database
+ * (`memory://`) has nowhere to be reopened from and keeps its instance.
+ */
+async function openEmbedded(config: DataSourceConfig): Promise<DataSource> {
+  const ds = await createDataSource(config, { migrationsRun: false }).initialize();
+  try {
+    const ran = await ds.runMigrations();
+    if (ran.length > 0 && config.dataDir !== undefined && config.dataDir !== "memory://") {
+      await (ds.driver as unknown as { master: PglitePool }).master.restart();
+    }
+    return ds;
+  } catch (e) {
+    await ds.destroy().catch(() => undefined);
+    throw e;
+  }
 }
 
 interface PgClientLike {

@@ -98,6 +98,19 @@ describe("PGlite driver (embedded mode, one on-disk database for the file)", () 
     expect(await pool().query("SELECT n FROM t ORDER BY n")).toMatchObject({ rows: [{ n: 2 }, { n: 3 }], rowCount: 2, command: "SELECT" });
   });
 
+  it("restarts the database in place: data kept, statements queued meanwhile run after it, the directory stays locked", async () => {
+    // openDataSource does this after migrating a new database (decision 0081).
+    const pool = (ds.driver as unknown as { master: PglitePool }).master;
+    const id = uniqueId("acc");
+    await ds.getRepository(AccountEntity).insert(row(id));
+    const restarted = pool.restart();
+    const queued = ds.getRepository(AccountEntity).findOneBy({ id });
+    await restarted;
+    expect((await queued)?.id).toBe(id);
+    await expect(openDataSource({ dataDir: dir })).rejects.toThrow(/in use by another svc process/);
+    expect(await ds.showMigrations()).toBe(false);
+  });
+
   it("keeps the data across a restart and does not migrate twice", async () => {
     const id = uniqueId("acc");
     await ds.getRepository(AccountEntity).insert(row(id));

@@ -83,6 +83,22 @@ export class PglitePool extends EventEmitter {
     return Promise.resolve();
   }
 
+  /**
+   * Closes the database and opens it again on the next statement, when no session is lent (the
+   * data directory stays this process's). PGlite's WebAssembly memory grows and never shrinks: a
+   * new instance starts at the size the data needs, not at what creating it took.
+   */
+  async restart(): Promise<void> {
+    const [, release] = await this.acquire();
+    try {
+      const db = this.db;
+      this.db = undefined;
+      if (db) await (await db).close();
+    } finally {
+      release();
+    }
+  }
+
   private async acquire(): Promise<[PgliteSession, (err?: unknown) => void]> {
     let free!: () => void;
     const held = new Promise<void>((resolve) => (free = resolve));
