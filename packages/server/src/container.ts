@@ -67,7 +67,7 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
   });
   const billing = config.SVC_STRIPE_SECRET_KEY
     ? new StripeBilling(
-      stripeClient({ secretKey: config.SVC_STRIPE_SECRET_KEY, ...(config.SVC_STRIPE_API_URL ? { apiUrl: config.SVC_STRIPE_API_URL } : {}) }),
+      await stripeClient({ secretKey: config.SVC_STRIPE_SECRET_KEY, ...(config.SVC_STRIPE_API_URL ? { apiUrl: config.SVC_STRIPE_API_URL } : {}) }),
       new TypeOrmBillingStore(dataSource),
       {
         secretKey: config.SVC_STRIPE_SECRET_KEY,
@@ -119,7 +119,7 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
     support: new TypeOrmBotSupportDesk(dataSource),
     web: {
       store: new TypeOrmWebAccountStore(dataSource),
-      mailer: config.SVC_SMTP_URL ? new SmtpMailer(config.SVC_SMTP_URL, config.SVC_MAIL_FROM) : new UnsentMailer(logger),
+      mailer: config.SVC_SMTP_URL ? await SmtpMailer.open(config.SVC_SMTP_URL, config.SVC_MAIL_FROM) : new UnsentMailer(logger),
       oauth: oauthProviders(config),
       publicUrl: config.SVC_PUBLIC_URL,
       loginAttemptsPerMinute: config.SVC_LOGIN_ATTEMPTS_PER_MINUTE,

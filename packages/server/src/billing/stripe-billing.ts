@@ -2,7 +2,7 @@ import type { Clock } from "@svc/core";
 import type { Account } from "@svc/server-ports";
 import type { Entitlement, PlanPropagation, SubscriptionState, TypeOrmBillingStore } from "@svc/persistence";
 import type { Logger } from "pino";
-import Stripe from "stripe";
+import type Stripe from "stripe";
 import { planWithin, planNames, type PlanCatalog } from "@svc/runtime";
 import { problem } from "../problem.js";
 
@@ -19,11 +19,18 @@ export interface StripeBillingConfig {
   readonly toleranceSeconds: number;
 }
 
+/**
+ * The Stripe SDK (some 470 modules, about 7 MB resident), loaded by a process that sells plans
+ * when it makes its client, not by every API (docs/decisions/0082-optional-integrations-loaded-when-configured.md).
+ */
+let sdk: typeof Stripe | null = null;
+
 /** A Stripe client for the configured address (host, port and protocol: the SDK's own options). */
-export function stripeClient(c: Pick<StripeBillingConfig, "secretKey" | "apiUrl">): Stripe {
+export async function stripeClient(c: Pick<StripeBillingConfig, "secretKey" | "apiUrl">): Promise<Stripe> {
+  sdk ??= (await import("stripe")).default;
   const u = c.apiUrl ? new URL(c.apiUrl) : null;
   const protocol = u?.protocol === "http:" ? "http" : "https";
-  return new Stripe(c.secretKey, {
+  return new sdk(c.secretKey, {
     maxNetworkRetries: 2,
     timeout: 15_000,
     ...(u ? { host: u.hostname, port: u.port || (protocol === "http" ? 80 : 443), protocol } : {}),
@@ -235,7 +242,8 @@ const idOf = (x: string | { id: string }): string => (typeof x === "string" ? x 
 
 /** A Stripe API failure as a problem: 502, the processor's message kept out of the answer (it is logged). */
 export function processorProblem(err: unknown): { status: number; code: string; title: string; detail: string; retryable: boolean } | null {
-  if (!(err instanceof Stripe.errors.StripeError)) return null;
-  const retryable = err instanceof Stripe.errors.StripeConnectionError || err instanceof Stripe.errors.StripeAPIError || err instanceof Stripe.errors.StripeRateLimitError;
+  // Without the SDK loaded no Stripe call was made, so no error can be Stripe's.
+  if (sdk === null || !(err instanceof sdk.errors.StripeError)) return null;
+  const retryable = err instanceof sdk.errors.StripeConnectionError || err instanceof sdk.errors.StripeAPIError || err instanceof sdk.errors.StripeRateLimitError;
   return { status: 502, code: "billing.processor_error", title: "Payment processor error", detail: "The payment processor refused or failed the request; the request id identifies it in our logs.", retryable };
 }

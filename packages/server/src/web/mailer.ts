@@ -1,4 +1,4 @@
-import { createTransport } from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Logger } from "pino";
 
 export interface OutgoingMail {
@@ -12,12 +12,18 @@ export interface Mailer {
   send(mail: OutgoingMail): Promise<void>;
 }
 
-/** SMTP through nodemailer (`smtp://` or `smtps://` URL, credentials in it when the server wants them). */
+/**
+ * SMTP through nodemailer (`smtp://` or `smtps://` URL, credentials in it when the server wants
+ * them). nodemailer is loaded by `open`, so a server without SMTP does not carry it
+ * (docs/decisions/0082-optional-integrations-loaded-when-configured.md).
+ */
 export class SmtpMailer implements Mailer {
-  private readonly transport;
-  constructor(url: string, private readonly from: string) {
-    this.transport = createTransport(url);
+  static async open(url: string, from: string): Promise<SmtpMailer> {
+    const { createTransport } = await import("nodemailer");
+    return new SmtpMailer(createTransport(url), from);
   }
+
+  private constructor(private readonly transport: Transporter, private readonly from: string) {}
   async send(mail: OutgoingMail): Promise<void> {
     await this.transport.sendMail({ from: this.from, to: mail.to, subject: mail.subject, text: mail.text });
   }
