@@ -140,11 +140,11 @@ export async function openDataSource(config: DataSourceConfig = {}): Promise<Dat
 }
 
 /**
- * Creating the embedded database (initdb) and migrating it grow PGlite's WebAssembly memory to
- * about 650 MB, and WebAssembly memory never shrinks: the process would keep it for its life.
- * So when migrations ran, the database is closed and opened again at the size its data needs
- * (docs/decisions/0081-embedded-database-reopened-after-migrating.md). An in-memory database
- * (`memory://`) has nowhere to be reopened from and keeps its instance.
+ * Creating the embedded database and migrating it leave hundreds of MB behind (buffers around
+ * the PGlite instance that did it) that only full garbage collections free, which an idle
+ * process may not run for a long time. So when migrations ran, the database is closed and opened
+ * again on its files (docs/decisions/0081-embedded-database-reopened-after-migrating.md). An
+ * in-memory database (`memory://`) has nowhere to be reopened from and keeps its instance.
  */
 async function openEmbedded(config: DataSourceConfig): Promise<DataSource> {
   const ds = await createDataSource(config, { migrationsRun: false }).initialize();

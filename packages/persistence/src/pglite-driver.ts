@@ -85,8 +85,8 @@ export class PglitePool extends EventEmitter {
 
   /**
    * Closes the database and opens it again on the next statement, when no session is lent (the
-   * data directory stays this process's). PGlite's WebAssembly memory grows and never shrinks: a
-   * new instance starts at the size the data needs, not at what creating it took.
+   * data directory stays this process's): what the closed instance held is let go, e.g. after
+   * creating and migrating a database (decision 0081).
    */
   async restart(): Promise<void> {
     const [, release] = await this.acquire();
