@@ -49,7 +49,7 @@ describe("the initialised-cluster image", () => {
     } finally {
       await again.destroy();
     }
-  });
+  }, 120_000); // initdb once, in WebAssembly: seconds of CPU, more on a loaded machine
 
   it("a damaged image is discarded and the database made by initdb; one others can write is never read", async () => {
     const good = readFileSync(templateFile(join(root, "cache"))); // made by the test above
@@ -72,5 +72,5 @@ describe("the initialised-cluster image", () => {
     const fresh = Buffer.from(await (await freshClusterImage(cache)).arrayBuffer());
     expect(statSync(file).mode & 0o777).toBe(0o600);
     expect(readFileSync(file).equals(fresh)).toBe(true);
-  });
+  }, 120_000); // initdb twice
 });

@@ -175,8 +175,8 @@ describe.skipIf(!DATABASE)(`two API processes and two workers on one PostgreSQL 
     expect(ok.length + refused.length, JSON.stringify(answers.find((x) => x.status !== 200 && x.status !== 429))).toBe(48);
     expect(ok).toHaveLength(24);
     for (const r of refused) expect(r.body.code).toBe("rate_limited");
-    // Both APIs answered some of each (the cap is not per process).
-    expect(new Set(answers.map((_, i) => i % 2).filter((_, i) => answers[i]?.status === 200)).size).toBe(2);
+    // Each API got 24 of the 48: with a cap per process both would have let all 24 through (48 in
+    // all). Which API answered the 24 allowed ones depends on which one the machine ran first.
     for (const port of apis()) {
       const u = await call(port, "GET", "/v1/usage", c.key);
       expect(u.body).toMatchObject({ plan: "scale_minute", minute: { used: 24, remaining: 0 }, month: { used: 24 } });
