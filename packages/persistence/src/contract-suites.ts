@@ -39,6 +39,7 @@ export function typeOrmContracts(engine: string, ds: () => DataSource): void {
   batchedReadsContract(engine, ds);
   rateLimiterContract(engine, ds);
   exportColumns(engine, ds, auditKeys);
+  chainWriters(engine, ds, auditKeys);
 }
 
 /** The action and signal codes the export reads are columns written at insert, and verification compares them with the sealed verdict. */
@@ -69,6 +70,54 @@ function exportColumns(engine: string, ds: () => DataSource, keys: HmacAuditKeyr
         expect(await repo.verifyChain(account)).toMatchObject({ ok: false, checked: 2, first_bad: { id: b?.id, reason: "hash_mismatch" } });
       });
     }
+  });
+}
+
+/**
+ * A repository appends after the place it last left an account's chain in one statement; when
+ * another writer (another process: here another repository) moved the head meanwhile, that
+ * statement writes nothing and the group takes its place under the head's lock instead.
+ */
+function chainWriters(engine: string, ds: () => DataSource, keys: HmacAuditKeyring): void {
+  describe(`checks written by several writers: ${engine}`, () => {
+    const record = (account: string, i: number) => anAuditRecord({ account_id: account, id: uniqueId("chk"), created_at: new Date(Date.UTC(2026, 10, 2, 9, 0, i)).toISOString() });
+    const rows = async (account: string) =>
+      (await ds().query(`SELECT id, seq, prev_hash, record_hash FROM checks WHERE account_id = $1 ORDER BY seq`, [account])) as { id: string; seq: number; prev_hash: string | null; record_hash: string }[];
+
+    it("forms one chain when two writers take turns and race, each unaware of the other's writes", async () => {
+      const a = new TypeOrmCheckRepository(ds(), keys);
+      const b = new TypeOrmCheckRepository(ds(), keys);
+      const account = uniqueId("acc");
+      let i = 0;
+      const saved: string[] = [];
+      const keep = (rs: readonly { id: string }[]) => saved.push(...rs.map((r) => r.id));
+      keep(await a.saveMany([record(account, i++), record(account, i++)]));
+      keep(await a.saveMany([record(account, i++)])); // a's own place: one statement
+      keep(await b.saveMany([record(account, i++), record(account, i++), record(account, i++)]));
+      keep(await a.saveMany([record(account, i++)])); // a's place is stale: b moved the head
+      for (let round = 0; round < 5; round++) {
+        const [x, y] = await Promise.all([a.saveMany([record(account, i++), record(account, i++)]), b.saveMany([record(account, i++)])]);
+        keep(x);
+        keep(y);
+      }
+      const stored = await rows(account);
+      expect(stored.map((r) => r.seq)).toEqual(stored.map((_, k) => k + 1));
+      expect(new Set(stored.map((r) => r.id))).toEqual(new Set(saved));
+      stored.forEach((r, k) => expect(r.prev_hash).toBe(k === 0 ? null : stored[k - 1]?.record_hash));
+      expect(await a.verifyChain(account)).toMatchObject({ ok: true, checked: saved.length });
+    });
+
+    it("writes nothing of a group whose statement fails, and the next group still lands in place", async () => {
+      const repo = new TypeOrmCheckRepository(ds(), keys);
+      const account = uniqueId("acc");
+      const first = record(account, 0);
+      await repo.saveMany([first]);
+      // The same id again: the primary key refuses the group, rows and head alike.
+      await expect(repo.saveMany([record(account, 1), { ...record(account, 2), id: first.id }])).rejects.toThrow();
+      await repo.saveMany([record(account, 3)]);
+      expect((await rows(account)).map((r) => r.seq)).toEqual([1, 2]);
+      expect(await repo.verifyChain(account)).toMatchObject({ ok: true, checked: 2 });
+    });
   });
 }
 
