@@ -2,7 +2,6 @@ import { OpenAPIHono } from "@hono/zod-openapi";
 import { InvalidCursorError, checkCoversEntity, openCursor, parseEntity, screenBatch, sealCursor, serialisedOnce, syncReportedWith, type RiskLevel, type Screened, type Verdict } from "@svc/core";
 import { stringify as stringifySync } from "csv-stringify/sync";
 import type { Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { record, runCheck } from "./checks.js";
 import { idempotent } from "./idempotency.js";
@@ -10,6 +9,7 @@ import { callerOf } from "./middleware/auth.js";
 import { authenticateKeyOrSession } from "./web/session.js";
 import { registerAuthRoutes } from "./web/auth-routes.js";
 import { registerDashboardRoutes } from "./web/dashboard-routes.js";
+import { bodyLimit } from "./middleware/body-limit.js";
 import { jsonBody } from "./middleware/json-body.js";
 import { charged, rateLimitHeaders } from "./middleware/rate-limit.js";
 import { requestId } from "./middleware/request-id.js";
@@ -69,6 +69,7 @@ export function createApp(s: ApiServices): OpenAPIHono {
   app.notFound((c) => problemResponse(c, { status: 404, code: "not_found", title: "Not found", detail: `No route ${c.req.method} ${c.req.path}.` }));
 
   app.use("*", async (c, next) => {
+    if (!s.logger.isLevelEnabled("info")) return next();
     const started = performance.now();
     await next();
     // Logs carry method, path, status and key id — never the key, never request bodies.
