@@ -4,6 +4,7 @@
 // autocannon (programmatic) and the other clients run in this process.
 //   npx tsx tools/bench/api/main.ts [--seconds=10] [--warmup=3] [--connections=50]
 //        [--only=baseline,pg,batch,pglite,graph,export] [--profile] [--accounts=1] [--keys=200] [--export-rows=1000000]
+//        [--api=<another build's apps/api/dist/main.js>]
 // The servers run as compiled JavaScript, as in production: the workspaces are built first
 // (`node tools/build.mjs`, incremental) and the API started as `node apps/api/dist/main.js`; the
 // baseline server is compiled the same way (esbuild, one file, to tools/bench/api/dist/).
@@ -62,7 +63,10 @@ const TARGETS = { checksPerSec: 5_000, ratio: 0.25, p99Ms: 25, batchP50Ms: 20, w
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const repo = join(here, "..", "..", "..");
-const API = join(repo, "apps", "api", "dist", "main.js");
+// --api=<path>: another build's compiled API (e.g. an older commit's, built in its own checkout),
+// to compare with this one under the same tool; this checkout's is built and run by default.
+const API_OTHER = arg("api", "");
+const API = API_OTHER || join(repo, "apps", "api", "dist", "main.js");
 const BASELINE_SOURCE = join(here, "baseline-server.ts");
 const BASELINE = join(here, "dist", "baseline-server.js");
 process.chdir(repo);
@@ -271,6 +275,7 @@ async function main(): Promise<void> {
     return v.server_version;
   })();
   console.log(`node ${process.version}, ${cpus()[0]?.model ?? "cpu"} × ${cpus().length}, PostgreSQL ${pgVersion}, autocannon 9 in this process; load average ${loadavg().map((x) => x.toFixed(2)).join(" ")} at start`);
+  if (API_OTHER) console.log(`API under test: ${API_OTHER}`);
   console.log(`load: ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${SECONDS} s; ${SCREEN_KEYS} pro keys over ${ACCOUNTS} account(s), rotated per request${PROFILE ? "; PROFILING (figures perturbed)" : ""}`);
   const domains = realisticDomains(400_000);
   const batchDomains = domains.slice(-(BATCH_SIZE * (BATCH_WARMUP + BATCH_RUNS)));
