@@ -40,6 +40,7 @@ export function typeOrmContracts(engine: string, ds: () => DataSource): void {
   rateLimiterContract(engine, ds);
   exportColumns(engine, ds, auditKeys);
   chainWriters(engine, ds, auditKeys);
+  graphLearning(engine, ds);
 }
 
 /** The action and signal codes the export reads are columns written at insert, and verification compares them with the sealed verdict. */
@@ -117,6 +118,52 @@ function chainWriters(engine: string, ds: () => DataSource, keys: HmacAuditKeyri
       await repo.saveMany([record(account, 3)]);
       expect((await rows(account)).map((r) => r.seq)).toEqual([1, 2]);
       expect(await repo.verifyChain(account)).toMatchObject({ ok: true, checked: 2 });
+    });
+  });
+}
+
+/** What a group of checks teaches the graph (`learn`, one transaction) is what the two upserts write one after the other. */
+function graphLearning(engine: string, ds: () => DataSource): void {
+  describe(`graph learning in one transaction: ${engine}`, () => {
+    const state = async (account: string) => ({
+      risks: await ds().query(`SELECT node_id, risk_score, risk_level FROM graph_node_risks WHERE account_id = $1 ORDER BY node_id`, [account]),
+      edges: await ds().query(`SELECT from_id, to_id, relation, weight, source, first_seen, last_seen FROM graph_edges WHERE scope = $1 ORDER BY from_id, relation, to_id`, [account]),
+    });
+    const lesson = (account: string, tag: string) => {
+      const d = (name: string) => `domain:${name}.${tag}.example`;
+      const at = (s: number) => new Date(Date.UTC(2026, 10, 2, 9, 0, s));
+      const nodes = [
+        { id: d("mail"), type: "domain" as const, value: d("mail").slice(7), risk_score: 80, risk_level: "high" as const, account_id: account },
+        { id: d("www"), type: "domain" as const, value: d("www").slice(7), risk_score: 5, risk_level: "low" as const, account_id: account },
+        { id: d("mail"), type: "domain" as const, value: d("mail").slice(7), risk_score: 85, account_id: account },
+      ];
+      const edge = (from: string, to: string, s: number, weight = 1) => ({ from: d(from), to: d(to), relation: "subdomain_of", weight, source: "checks", seen_at: at(s), account_id: account });
+      // Endpoints that are no node yet (the registered domain), an edge seen twice out of order.
+      return { nodes, edges: [edge("mail", "root", 5), edge("www", "root", 3), edge("mail", "root", 1, 2)], d };
+    };
+
+    it("writes the same nodes, risks and edges as upsertNodes then upsertEdges", async () => {
+      const repo = new TypeOrmGraphRepository(ds());
+      const [one, two] = [uniqueId("acc"), uniqueId("acc")];
+      const a = lesson(one, one);
+      await repo.learn(a.nodes, a.edges);
+      const b = lesson(two, one);
+      await repo.upsertNodes(b.nodes);
+      await repo.upsertEdges(b.edges);
+      const [learned, upserted] = [await state(one), await state(two)];
+      expect(learned.risks).toHaveLength(2);
+      expect(learned.edges).toHaveLength(2);
+      expect(learned).toEqual(upserted);
+      const root = (await ds().query(`SELECT id FROM graph_nodes WHERE id = $1`, [a.d("root")])) as unknown[];
+      expect(root).toHaveLength(1);
+    });
+
+    it("learns concurrent groups that share nodes without a deadlock", async () => {
+      const repo = new TypeOrmGraphRepository(ds());
+      const account = uniqueId("acc");
+      const groups = Array.from({ length: 8 }, (_, i) => lesson(account, `g${i % 3}`));
+      await Promise.all(groups.map((g) => repo.learn(g.nodes, g.edges)));
+      expect((await state(account)).edges).toHaveLength(6);
     });
   });
 }
