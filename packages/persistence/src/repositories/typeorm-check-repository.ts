@@ -9,6 +9,8 @@ import { iso } from "./sql.js";
 import { hasRawPool, rawQuery, rawSessions, rawTransaction, type RawSession } from "./raw-sql.js";
 
 const VERIFY_BATCH = 1_000;
+/** Accounts whose chain end a repository remembers (the least recently written is forgotten first). */
+const REMEMBERED_HEADS = 10_000;
 const CHECK_COLUMNS = [
   "id", "account_id", "seq", "created_at", "entity_type", "entity_value", "entity_id", "risk_score", "risk_level",
   "confidence", "channel", "actor_key_id", "request", "entity", "verdict", "source_outcomes", "ruleset",
@@ -153,14 +155,20 @@ export class TypeOrmCheckRepository implements CheckRepository {
       const { sealed, last } = seal(known, params, 6);
       const [r] = await this.statement<{ moved: number }>(`svc_checks_append_after_${n}`, appendAfterSql(n), params);
       if (r?.moved === 1) {
-        this.heads.set(account, { seq: known.seq + n, last_hash: last });
+        this.remember(account, known.seq + n, last);
         return sealed;
       }
     }
     // The first group of an account in this process, or the head moved: claim its place under the head row's lock.
     const done = await rawTransaction(this.session, work);
-    this.heads.set(account, { seq: done.seq, last_hash: done.last });
+    this.remember(account, done.seq, done.last);
     return done.sealed;
+  }
+
+  private remember(account: string, seq: number, lastHash: string | null): void {
+    // Bounded: an account not written for a while is claimed under the lock again, nothing more.
+    if (this.heads.size >= REMEMBERED_HEADS) this.heads.delete(this.heads.keys().next().value as string);
+    this.heads.set(account, { seq, last_hash: lastHash });
   }
 
   /**
