@@ -45,7 +45,7 @@ export function serialisedOnce(value: unknown): string | undefined {
 function write(value: unknown): string {
   switch (typeof value) {
     case "string":
-      return JSON.stringify(value);
+      return NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
     case "number":
       // For a finite number JSON's text is ECMAScript's shortest round-trip form (String(n)).
       if (!Number.isFinite(value)) throw new Unwritable("is not a finite number");
@@ -59,6 +59,12 @@ function write(value: unknown): string {
       throw new Unwritable(`has unsupported type ${typeof value}`);
   }
 }
+
+/** What JSON.stringify would escape in a string: `"`, `\`, control characters and (lone) surrogates; without them the text is the string in quotes. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+/** Object keys as JSON text with their colon, made once per key (bounded: keys of request bodies are anyone's). */
+const quotedKeys = new Map<string, string>();
+const MAX_QUOTED_KEYS = 10_000;
 
 function writeObject(value: object): string {
   if (value instanceof Date) return JSON.stringify(value.toISOString());
@@ -84,7 +90,12 @@ function writeObject(value: object): string {
       const v = record[k];
       if (v === undefined) continue;
       at = `.${k}`;
-      out += `${out.length > 1 ? "," : ""}${JSON.stringify(k)}:${write(v)}`;
+      let key = quotedKeys.get(k);
+      if (key === undefined) {
+        key = `${JSON.stringify(k)}:`;
+        if (quotedKeys.size < MAX_QUOTED_KEYS) quotedKeys.set(k, key);
+      }
+      out += `${out.length > 1 ? "," : ""}${key}${write(v)}`;
     }
     return `${out}}`;
   } catch (e) {
