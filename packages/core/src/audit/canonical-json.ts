@@ -60,8 +60,13 @@ function write(value: unknown): string {
   }
 }
 
-/** What JSON.stringify would escape in a string: `"`, `\`, control characters and (lone) surrogates; without them the text is the string in quotes. */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
+/**
+ * What JSON.stringify would escape in a string: `"`, `\\`, control characters (a few more here than
+ * it escapes: U+007F–U+009F, which only send the string the long way) and lone surrogates (a pair
+ * is one code point with the `u` flag, left as it is, as JSON.stringify leaves it). Without them,
+ * the JSON text is the string in quotes.
+ */
+const NEEDS_ESCAPE = /["\\\p{Cc}\p{Cs}]/u;
 /** Object keys as JSON text with their colon, made once per key (bounded: keys of request bodies are anyone's). */
 const quotedKeys = new Map<string, string>();
 const MAX_QUOTED_KEYS = 10_000;
