@@ -110,17 +110,15 @@ export class CoalescedGraphProximity implements GraphProximitySource {
 
 /**
  * What checks teach the graph (nodes with the risk the account's verdict gave them, and edges,
- * both scoped to the account that made the check), written in groups: one node upsert and one
- * edge upsert per group instead of two transactions per check.
+ * both scoped to the account that made the check), written in groups: one transaction of
+ * prepared statements per group (`TypeOrmGraphRepository.learn`) instead of two per check.
  */
 export class GraphLearner {
   private readonly writes: Coalescer<{ nodes: readonly NewGraphNode[]; edges: readonly NewGraphEdge[] }, void>;
-  constructor(graph: Pick<TypeOrmGraphRepository, "upsertNodes" | "upsertEdges">) {
+  constructor(graph: Pick<TypeOrmGraphRepository, "learn">) {
     this.writes = new Coalescer(async (batch) => {
-      // Nodes first: an edge upsert creates missing endpoints without a risk.
-      await graph.upsertNodes(batch.flatMap((b) => b.nodes));
-      const edges = batch.flatMap((b) => b.edges);
-      if (edges.length > 0) await graph.upsertEdges(edges);
+      // One transaction: nodes (and the edges' endpoints), their risks, then the edges.
+      await graph.learn(batch.flatMap((b) => b.nodes), batch.flatMap((b) => b.edges));
       return batch.map(() => undefined);
     }, { maxInFlight: 1, maxBatch: 500 });
   }

@@ -39,6 +39,8 @@ export function typeOrmContracts(engine: string, ds: () => DataSource): void {
   batchedReadsContract(engine, ds);
   rateLimiterContract(engine, ds);
   exportColumns(engine, ds, auditKeys);
+  chainWriters(engine, ds, auditKeys);
+  graphLearning(engine, ds);
 }
 
 /** The action and signal codes the export reads are columns written at insert, and verification compares them with the sealed verdict. */
@@ -69,6 +71,100 @@ function exportColumns(engine: string, ds: () => DataSource, keys: HmacAuditKeyr
         expect(await repo.verifyChain(account)).toMatchObject({ ok: false, checked: 2, first_bad: { id: b?.id, reason: "hash_mismatch" } });
       });
     }
+  });
+}
+
+/**
+ * A repository appends after the place it last left an account's chain in one statement; when
+ * another writer (another process: here another repository) moved the head meanwhile, that
+ * statement writes nothing and the group takes its place under the head's lock instead.
+ */
+function chainWriters(engine: string, ds: () => DataSource, keys: HmacAuditKeyring): void {
+  describe(`checks written by several writers: ${engine}`, () => {
+    const record = (account: string, i: number) => anAuditRecord({ account_id: account, id: uniqueId("chk"), created_at: new Date(Date.UTC(2026, 10, 2, 9, 0, i)).toISOString() });
+    const rows = async (account: string) =>
+      (await ds().query(`SELECT id, seq, prev_hash, record_hash FROM checks WHERE account_id = $1 ORDER BY seq`, [account])) as { id: string; seq: number; prev_hash: string | null; record_hash: string }[];
+
+    it("forms one chain when two writers take turns and race, each unaware of the other's writes", async () => {
+      const a = new TypeOrmCheckRepository(ds(), keys);
+      const b = new TypeOrmCheckRepository(ds(), keys);
+      const account = uniqueId("acc");
+      let i = 0;
+      const saved: string[] = [];
+      const keep = (rs: readonly { id: string }[]) => saved.push(...rs.map((r) => r.id));
+      keep(await a.saveMany([record(account, i++), record(account, i++)]));
+      keep(await a.saveMany([record(account, i++)])); // a's own place: one statement
+      keep(await b.saveMany([record(account, i++), record(account, i++), record(account, i++)]));
+      keep(await a.saveMany([record(account, i++)])); // a's place is stale: b moved the head
+      for (let round = 0; round < 5; round++) {
+        const [x, y] = await Promise.all([a.saveMany([record(account, i++), record(account, i++)]), b.saveMany([record(account, i++)])]);
+        keep(x);
+        keep(y);
+      }
+      const stored = await rows(account);
+      expect(stored.map((r) => r.seq)).toEqual(stored.map((_, k) => k + 1));
+      expect(new Set(stored.map((r) => r.id))).toEqual(new Set(saved));
+      stored.forEach((r, k) => expect(r.prev_hash).toBe(k === 0 ? null : stored[k - 1]?.record_hash));
+      expect(await a.verifyChain(account)).toMatchObject({ ok: true, checked: saved.length });
+    });
+
+    it("writes nothing of a group whose statement fails, and the next group still lands in place", async () => {
+      const repo = new TypeOrmCheckRepository(ds(), keys);
+      const account = uniqueId("acc");
+      const first = record(account, 0);
+      await repo.saveMany([first]);
+      // The same id again: the primary key refuses the group, rows and head alike.
+      await expect(repo.saveMany([record(account, 1), { ...record(account, 2), id: first.id }])).rejects.toThrow();
+      await repo.saveMany([record(account, 3)]);
+      expect((await rows(account)).map((r) => r.seq)).toEqual([1, 2]);
+      expect(await repo.verifyChain(account)).toMatchObject({ ok: true, checked: 2 });
+    });
+  });
+}
+
+/** What a group of checks teaches the graph (`learn`, one transaction) is what the two upserts write one after the other. */
+function graphLearning(engine: string, ds: () => DataSource): void {
+  describe(`graph learning in one transaction: ${engine}`, () => {
+    const state = async (account: string) => ({
+      risks: await ds().query(`SELECT node_id, risk_score, risk_level FROM graph_node_risks WHERE account_id = $1 ORDER BY node_id`, [account]),
+      edges: await ds().query(`SELECT from_id, to_id, relation, weight, source, first_seen, last_seen FROM graph_edges WHERE scope = $1 ORDER BY from_id, relation, to_id`, [account]),
+    });
+    const lesson = (account: string, tag: string) => {
+      const d = (name: string) => `domain:${name}.${tag}.example`;
+      const at = (s: number) => new Date(Date.UTC(2026, 10, 2, 9, 0, s));
+      const nodes = [
+        { id: d("mail"), type: "domain" as const, value: d("mail").slice(7), risk_score: 80, risk_level: "high" as const, account_id: account },
+        { id: d("www"), type: "domain" as const, value: d("www").slice(7), risk_score: 5, risk_level: "low" as const, account_id: account },
+        { id: d("mail"), type: "domain" as const, value: d("mail").slice(7), risk_score: 85, account_id: account },
+      ];
+      const edge = (from: string, to: string, s: number, weight = 1) => ({ from: d(from), to: d(to), relation: "subdomain_of", weight, source: "checks", seen_at: at(s), account_id: account });
+      // Endpoints that are no node yet (the registered domain), an edge seen twice out of order.
+      return { nodes, edges: [edge("mail", "root", 5), edge("www", "root", 3), edge("mail", "root", 1, 2)], d };
+    };
+
+    it("writes the same nodes, risks and edges as upsertNodes then upsertEdges", async () => {
+      const repo = new TypeOrmGraphRepository(ds());
+      const [one, two] = [uniqueId("acc"), uniqueId("acc")];
+      const a = lesson(one, one);
+      await repo.learn(a.nodes, a.edges);
+      const b = lesson(two, one);
+      await repo.upsertNodes(b.nodes);
+      await repo.upsertEdges(b.edges);
+      const [learned, upserted] = [await state(one), await state(two)];
+      expect(learned.risks).toHaveLength(2);
+      expect(learned.edges).toHaveLength(2);
+      expect(learned).toEqual(upserted);
+      const root = (await ds().query(`SELECT id FROM graph_nodes WHERE id = $1`, [a.d("root")])) as unknown[];
+      expect(root).toHaveLength(1);
+    });
+
+    it("learns concurrent groups that share nodes without a deadlock", async () => {
+      const repo = new TypeOrmGraphRepository(ds());
+      const account = uniqueId("acc");
+      const groups = Array.from({ length: 8 }, (_, i) => lesson(account, `g${i % 3}`));
+      await Promise.all(groups.map((g) => repo.learn(g.nodes, g.edges)));
+      expect((await state(account)).edges).toHaveLength(6);
+    });
   });
 }
 

@@ -1,8 +1,8 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
+import type { ScreenRequestBody } from "@svc/contracts";
 import { InvalidCursorError, checkCoversEntity, openCursor, parseEntity, screenBatch, sealCursor, serialisedOnce, syncReportedWith, type RiskLevel, type Screened, type Verdict } from "@svc/core";
 import { stringify as stringifySync } from "csv-stringify/sync";
 import type { Context } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { record, runCheck } from "./checks.js";
 import { idempotent } from "./idempotency.js";
@@ -10,6 +10,7 @@ import { callerOf } from "./middleware/auth.js";
 import { authenticateKeyOrSession } from "./web/session.js";
 import { registerAuthRoutes } from "./web/auth-routes.js";
 import { registerDashboardRoutes } from "./web/dashboard-routes.js";
+import { bodyLimit } from "./middleware/body-limit.js";
 import { jsonBody } from "./middleware/json-body.js";
 import { charged, rateLimitHeaders } from "./middleware/rate-limit.js";
 import { requestId } from "./middleware/request-id.js";
@@ -21,6 +22,7 @@ import { isDatabaseUnavailable } from "@svc/persistence";
 import { ApiProblem, entityProblem, problem, problemResponse, validationProblem } from "./problem.js";
 import { auditRoute, batchRoute, exportRoute, graphRoute, historyRoute, reportRoute, screenRoute } from "./routes/definitions.js";
 import { registerAsyncRoutes } from "./routes/async.js";
+import { plainScreenBody } from "./routes/screen-input.js";
 import { registerUsageRoutes } from "./routes/usage.js";
 import { registerKeyRoutes } from "./routes/keys.js";
 import { registerReportRoutes } from "./routes/reports.js";
@@ -69,6 +71,7 @@ export function createApp(s: ApiServices): OpenAPIHono {
   app.notFound((c) => problemResponse(c, { status: 404, code: "not_found", title: "Not found", detail: `No route ${c.req.method} ${c.req.path}.` }));
 
   app.use("*", async (c, next) => {
+    if (!s.logger.isLevelEnabled("info")) return next();
     const started = performance.now();
     await next();
     // Logs carry method, path, status and key id — never the key, never request bodies.
@@ -105,7 +108,8 @@ export function createApp(s: ApiServices): OpenAPIHono {
   // Stripe signs the raw body and sends no API key: before authentication and JSON parsing.
   registerStripeWebhook(app, s);
 
-  app.use("/v1/*", async (c, next) => (c.req.path === "/v1/openapi.json" ? next() : authenticateKeyOrSession(s)(c, next)));
+  const authenticateV1 = authenticateKeyOrSession(s);
+  app.use("/v1/*", async (c, next) => (c.req.path === "/v1/openapi.json" ? next() : authenticateV1(c, next)));
   app.use("/v1/*", rateLimitHeaders(s));
   app.use("/v1/*", bodyLimit({
     maxSize: s.bodyLimitBytes,
@@ -120,9 +124,8 @@ export function createApp(s: ApiServices): OpenAPIHono {
     return text === undefined ? c.json(r.body as never, r.status as never) : (c.body(text, r.status as never, { "content-type": "application/json" }) as never);
   };
 
-  app.openapi(screenRoute, async (c) => {
+  const screen = async (c: Context, body: ScreenRequestBody) => {
     const caller = callerOf(c);
-    const body = c.req.valid("json");
     const result = await idempotent(c, s, caller.accountId, async (claim) => {
       // A retry of a request that died after storing its check answers that check (already charged).
       const stored = claim?.recovered ? await s.checks.byIdempotencyKey(caller.accountId, claim.key, claim.recovered.claimed_at) : [];
@@ -132,7 +135,14 @@ export function createApp(s: ApiServices): OpenAPIHono {
       return { status: 200, body: r.verdict };
     });
     return respond(c, result);
+  };
+  // The hot path: a plainly valid body is screened at once; anything else goes on to the route's
+  // schema validators below, which answer it exactly (422 with the offending members, 415).
+  app.post(screenRoute.path, async (c, next) => {
+    const body = await plainScreenBody(c);
+    return body ? screen(c, body) : next();
   });
+  app.openapi(screenRoute, (c) => screen(c, c.req.valid("json")));
 
   app.openapi(batchRoute, async (c) => {
     const caller = callerOf(c);

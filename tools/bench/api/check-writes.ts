@@ -1,8 +1,11 @@
 // The audit write path on its own, side by side in one process and one database: the check
-// repository's `saveMany` (raw prepared statements on the DataSource's pool: claim, then one
-// multi-row INSERT that also re-seals the chain head) against the previous write path kept here
-// as the baseline (a TypeORM `ds.transaction` with the same SQL as four statements: upsert head,
-// multi-row INSERT, UPDATE head, plus BEGIN/COMMIT through the query runner).
+// repository's `saveMany` as it runs in the API (one statement in autocommit after the place the
+// repository last left the chain), the same repository's claim under the head's lock (raw
+// prepared statements in one transaction: BEGIN, claim, one multi-row INSERT that also re-seals
+// the head, COMMIT; what it does for an account's first group, or when another writer moved the
+// head: here a fresh repository per group), and the first write path kept here as the baseline (a
+// TypeORM `ds.transaction` with the same SQL as four statements: upsert head, multi-row INSERT,
+// UPDATE head, plus BEGIN/COMMIT through the query runner).
 //   npx tsx tools/bench/api/check-writes.ts [seconds per case, default 3] [pglite]
 // PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres), a fresh
 // svc_bench_* database, dropped at the end; with `pglite`, an in-memory PGlite instead.
@@ -85,8 +88,9 @@ async function main(): Promise<void> {
     const batch = (size: number, account: string): NewAuditRecord[] =>
       Array.from({ length: size }, () => anAuditRecord({ account_id: account, id: `chk_w${++n}`, value: `w${n}-example.com` }));
     const paths = {
-      "TypeORM transaction (previous)": (rs: readonly NewAuditRecord[]) => typeormSaveMany(ds, mac, rs),
-      "raw prepared statements (now)": (rs: readonly NewAuditRecord[]) => repo.saveMany(rs),
+      "TypeORM transaction (first)": (rs: readonly NewAuditRecord[]) => typeormSaveMany(ds, mac, rs),
+      "raw, claim under lock (previous)": (rs: readonly NewAuditRecord[]) => new TypeOrmCheckRepository(ds, mac).saveMany(rs),
+      "raw, one statement (now)": (rs: readonly NewAuditRecord[]) => repo.saveMany(rs),
     } as const;
     for (const size of GROUPS) {
       const t: Record<string, Tally> = Object.fromEntries(Object.keys(paths).map((k) => [k, tally()]));
@@ -112,14 +116,15 @@ async function main(): Promise<void> {
           }
         }
       }
-      const [a, b] = Object.values(t) as [Tally, Tally];
+      const [a, b, c] = Object.values(t) as [Tally, Tally, Tally];
       for (const [label, tt] of Object.entries(t)) {
-        console.log(`group of ${String(size).padStart(3)} · ${label.padEnd(31)} ${Math.round((tt.records / tt.wallMs) * 1000).toLocaleString("en").padStart(7)} records/s  p50 ${pct(tt.lat, 50).toFixed(2)} ms  p99 ${pct(tt.lat, 99).toFixed(2)} ms per group  API CPU ${((tt.cpuMs / tt.records) * 1000).toFixed(0)} µs per record`);
+        console.log(`group of ${String(size).padStart(3)} · ${label.padEnd(33)} ${Math.round((tt.records / tt.wallMs) * 1000).toLocaleString("en").padStart(7)} records/s  p50 ${pct(tt.lat, 50).toFixed(2)} ms  p99 ${pct(tt.lat, 99).toFixed(2)} ms per group  API CPU ${((tt.cpuMs / tt.records) * 1000).toFixed(0)} µs per record`);
       }
-      console.log(`group of ${String(size).padStart(3)} · raw ÷ TypeORM: ${((b.records / b.wallMs) / (a.records / a.wallMs)).toFixed(2)}× records/s, ${(b.cpuMs / b.records / (a.cpuMs / a.records)).toFixed(2)}× CPU per record`);
+      const ratio = (x: Tally, y: Tally) => `${((x.records / x.wallMs) / (y.records / y.wallMs)).toFixed(2)}× records/s, ${(x.cpuMs / x.records / (y.cpuMs / y.records)).toFixed(2)}× CPU per record`;
+      console.log(`group of ${String(size).padStart(3)} · one statement ÷ claim under lock: ${ratio(c, b)}; one statement ÷ TypeORM: ${ratio(c, a)}`);
     }
     const verify = await repo.verifyChain("acc_writes_20");
-    console.log(`chain of acc_writes_20 (both paths interleaved): ${verify.ok ? "verifies" : "BROKEN"}, ${verify.checked} records`);
+    console.log(`chain of acc_writes_20 (the three paths interleaved): ${verify.ok ? "verifies" : "BROKEN"}, ${verify.checked} records`);
   } finally {
     await ds.destroy();
     if (name) await dropDatabase(name);

@@ -4,7 +4,11 @@
 // autocannon (programmatic) and the other clients run in this process.
 //   npx tsx tools/bench/api/main.ts [--seconds=10] [--warmup=3] [--connections=50]
 //        [--only=baseline,pg,batch,pglite,graph,export] [--profile] [--accounts=1] [--keys=200] [--export-rows=1000000]
-// --profile starts the API servers under `node --cpu-prof` and prints their top self-time
+//        [--api=<another build's apps/api/dist/main.js>]
+// The servers run as compiled JavaScript, as in production: the workspaces are built first
+// (`node tools/build.mjs`, incremental) and the API started as `node apps/api/dist/main.js`; the
+// baseline server is compiled the same way (esbuild, one file, to tools/bench/api/dist/).
+// --profile starts the servers under `node --cpu-prof` and prints the API's top self-time
 // functions (the figures of a profiled run are lower; do not record them as results).
 // PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) must allow
 // CREATE DATABASE; every database this creates is named svc_bench_* and dropped at the end.
@@ -16,6 +20,8 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import pg from "pg";
 import { realisticDomains } from "./domains.js";
+import { build as esbuild } from "esbuild";
+import { build } from "../../build.mjs";
 import { printProfile, summariseProfile } from "./profile.js";
 import { cpuSeconds, procStatusMb, startServer, withCpu, type Server } from "./procs.js";
 import { auditCounts, createDatabase, createKeys, dbUrl, dropDatabase, graphRoots, seedAuditRows, seedGraph, type BenchKey } from "./seed.js";
@@ -57,9 +63,20 @@ const TARGETS = { checksPerSec: 5_000, ratio: 0.25, p99Ms: 25, batchP50Ms: 20, w
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const repo = join(here, "..", "..", "..");
-const API = join(repo, "apps", "api", "src", "main.ts");
-const BASELINE = join(here, "baseline-server.ts");
+// --api=<path>: another build's compiled API (e.g. an older commit's, built in its own checkout),
+// to compare with this one under the same tool; this checkout's is built and run by default.
+const API_OTHER = arg("api", "");
+const API = API_OTHER || join(repo, "apps", "api", "dist", "main.js");
+const BASELINE_SOURCE = join(here, "baseline-server.ts");
+const BASELINE = join(here, "dist", "baseline-server.js");
 process.chdir(repo);
+
+/** Compiles what the servers run: every workspace (incremental) and the baseline server. */
+async function compileServers(): Promise<void> {
+  await build({ quiet: true });
+  // Not bundled: its imports resolve from the repository's node_modules, as the API's do.
+  await esbuild({ entryPoints: [BASELINE_SOURCE], outfile: BASELINE, bundle: false, format: "esm", platform: "node", target: "node20.19", logLevel: "error" });
+}
 
 // ---- cleanup ----------------------------------------------------------------------------------
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -249,6 +266,7 @@ const rows: Row[] = [];
 const verdict = (met: boolean) => (met ? "met" : "MISSED");
 
 async function main(): Promise<void> {
+  await compileServers();
   const pgVersion = await (async () => {
     const c = new pg.Client({ connectionString: dbUrl("postgres") });
     await c.connect();
@@ -257,6 +275,7 @@ async function main(): Promise<void> {
     return v.server_version;
   })();
   console.log(`node ${process.version}, ${cpus()[0]?.model ?? "cpu"} × ${cpus().length}, PostgreSQL ${pgVersion}, autocannon 9 in this process; load average ${loadavg().map((x) => x.toFixed(2)).join(" ")} at start`);
+  if (API_OTHER) console.log(`API under test: ${API_OTHER}`);
   console.log(`load: ${CONNECTIONS} connections, ${WARMUP} s warm-up + ${SECONDS} s; ${SCREEN_KEYS} pro keys over ${ACCOUNTS} account(s), rotated per request${PROFILE ? "; PROFILING (figures perturbed)" : ""}`);
   const domains = realisticDomains(400_000);
   const batchDomains = domains.slice(-(BATCH_SIZE * (BATCH_WARMUP + BATCH_RUNS)));
@@ -273,7 +292,7 @@ async function main(): Promise<void> {
     await server.stop();
     baseline = r;
     describeLoad("baseline (Hono + zod, no I/O)", r, null);
-    log(`baseline: peak RSS (VmHWM) of the bare Hono process under tsx: ${hwm.toFixed(0)} MB`);
+    log(`baseline: peak RSS (VmHWM) of the bare Hono process: ${hwm.toFixed(0)} MB`);
     rows.push({ what: "baseline: Hono POST + zod, req/s", value: fmt(r.reqPerSec), target: "—", vsTarget: "", met: "", vsBaseline: "1.000" });
     rows.push({ what: "baseline: CPU ms per request (server+client)", value: `${((r.cpu.server * 1000) / Math.max(1, r.reqPerSec)).toFixed(2)}+${((r.cpu.bench * 1000) / Math.max(1, r.reqPerSec)).toFixed(2)}`, target: "—", vsTarget: "", met: "" });
   }

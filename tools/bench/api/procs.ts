@@ -30,12 +30,13 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * `node [--cpu-prof …] --import tsx <script>` in its own process on 127.0.0.1, with `env` on top of
- * ours; resolves once GET /healthz answers 200.
+ * `node [--cpu-prof …] <script>` in its own process on 127.0.0.1, with `env` on top of ours;
+ * resolves once GET /healthz answers 200. A compiled `.js` script runs as it is (as production
+ * runs it); a `.ts` one under `--import tsx`.
  */
 export async function startServer(script: string, env: Record<string, string>, options: { cpuProfDir?: string; startTimeoutMs?: number } = {}): Promise<Server> {
   const port = await freePort();
-  const args = [...(options.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`] : []), "--import", "tsx", script];
+  const args = [...(options.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`] : []), ...(/\.[cm]?ts$/.test(script) ? ["--import", "tsx"] : []), script];
   const spawnedAt = performance.now();
   const proc = spawn(process.execPath, args, {
     // Server mode needs an audit key (replicas share it); harmless on the embedded default.

@@ -94,8 +94,8 @@ export interface GraphStats {
  * risk) and exactly `edges` edges: each e-mail → its domain, the rest from a uniformly chosen node
  * to a node chosen with P(rank r) ∝ r^-1/2, i.e. preferential-attachment-like in-degrees (a few
  * hubs with thousands of edges — shared hosts, mail providers — and a long tail), out-degrees
- * Poisson. Written with INSERT … SELECT generate_series; the walk follows edges both ways. The two
- * graph tables are switched to UNLOGGED for the load (see below).
+ * Poisson. Written with INSERT … SELECT generate_series; the walk follows edges both ways. The graph
+ * tables are switched to UNLOGGED for the load (see below).
  */
 export async function seedGraph(url: string, nodes: number, edges: number, seed = 0.42): Promise<GraphStats> {
   const t0 = performance.now();
@@ -120,7 +120,11 @@ export async function seedGraph(url: string, nodes: number, edges: number, seed 
     // indexes, same buffer cache); only crash safety differs, which a benchmark database does not need.
     await c.query(`SET synchronous_commit = off`);
     await c.query(`SET maintenance_work_mem = '256MB'`);
+    // A logged table may not reference an unlogged one: every table with a foreign key to
+    // graph_nodes (graph_edges, graph_node_risks, …) goes first.
     await c.query(`ALTER TABLE graph_edges SET UNLOGGED`);
+    const referencing = (await c.query(`SELECT DISTINCT conrelid::regclass::text AS t FROM pg_constraint WHERE contype = 'f' AND confrelid = 'graph_nodes'::regclass AND conrelid <> confrelid`)).rows as { t: string }[];
+    for (const r of referencing) await c.query(`ALTER TABLE ${r.t} SET UNLOGGED`);
     await c.query(`ALTER TABLE graph_nodes SET UNLOGGED`);
     await c.query(`INSERT INTO graph_nodes (id, type, value, risk_score, risk_level)
       SELECT bench_id(i), bench_type(i), bench_value(i),

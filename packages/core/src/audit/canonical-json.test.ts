@@ -1,3 +1,4 @@
+import { fc, test } from "@fast-check/vitest";
 import { describe, expect, it } from "vitest";
 import { canonicalJson, canonicalJsonOnce, serialisedOnce } from "./canonical-json.js";
 
@@ -11,6 +12,15 @@ describe("canonicalJson", () => {
 
   it("writes numbers in their shortest round-trip form, and undefined array items as null", () => {
     expect(canonicalJson([1.0, 0.1 + 0.2, 1e21, -0, undefined])).toBe("[1,0.30000000000000004,1e+21,0,null]");
+  });
+
+  const text = fc.oneof(
+    fc.string({ unit: "binary" }),
+    fc.string({ unit: fc.constantFrom("a", "é", "\u0000", "\u001f", "\u007f", "\u0085", '"', "\\", "\ud83d", "\ude00", "\ud83d\ude00", "\u2028") }),
+  );
+  test.prop([text, text])("writes strings and keys as JSON.stringify does (escapes, lone surrogates, pairs)", (s, k) => {
+    expect(canonicalJson(s)).toBe(JSON.stringify(s));
+    expect(canonicalJson({ [k]: s })).toBe(JSON.stringify({ [k]: s }));
   });
 
   it("refuses what JSON cannot carry", () => {

@@ -5,9 +5,18 @@
  * Numbers use ECMAScript's shortest round-trip form, as RFC 8785 (JCS) does.
  */
 export function canonicalJson(value: unknown): string {
-  const out: string[] = [];
-  write(value, out, "$");
-  return out.join("");
+  try {
+    return write(value);
+  } catch (e) {
+    if (e instanceof Unwritable) throw new TypeError(`canonicalJson: $${e.path} ${e.reason}`);
+    throw e;
+  }
+}
+
+/** A value JSON cannot carry; `path` is filled in on the way out (only then: no path is built while writing). */
+class Unwritable {
+  path = "";
+  constructor(readonly reason: string) {}
 }
 
 /** Texts of objects serialised once (`canonicalJsonOnce`), by identity; weak, so they go with their objects. */
@@ -33,56 +42,69 @@ export function serialisedOnce(value: unknown): string | undefined {
   return value !== null && typeof value === "object" ? once.get(value) : undefined;
 }
 
-function write(value: unknown, out: string[], path: string): void {
-  if (value === null) {
-    out.push("null");
-    return;
-  }
-  if (typeof value === "object") {
-    const text = once.get(value);
-    if (text !== undefined) {
-      out.push(text);
-      return;
-    }
-  }
+function write(value: unknown): string {
   switch (typeof value) {
     case "string":
-      out.push(JSON.stringify(value));
-      return;
-    case "boolean":
-      out.push(value ? "true" : "false");
-      return;
+      return NEEDS_ESCAPE.test(value) ? JSON.stringify(value) : `"${value}"`;
     case "number":
-      if (!Number.isFinite(value)) throw new TypeError(`canonicalJson: ${path} is not a finite number`);
-      out.push(JSON.stringify(value));
-      return;
+      // For a finite number JSON's text is ECMAScript's shortest round-trip form (String(n)).
+      if (!Number.isFinite(value)) throw new Unwritable("is not a finite number");
+      return String(value);
+    case "boolean":
+      return value ? "true" : "false";
     case "object":
-      break;
+      if (value === null) return "null";
+      return once.get(value) ?? writeObject(value);
     default:
-      throw new TypeError(`canonicalJson: ${path} has unsupported type ${typeof value}`);
+      throw new Unwritable(`has unsupported type ${typeof value}`);
   }
-  if (value instanceof Date) {
-    out.push(JSON.stringify(value.toISOString()));
-    return;
+}
+
+/**
+ * What JSON.stringify would escape in a string: `"`, `\\`, control characters (a few more here than
+ * it escapes: U+007F–U+009F, which only send the string the long way) and lone surrogates (a pair
+ * is one code point with the `u` flag, left as it is, as JSON.stringify leaves it). Without them,
+ * the JSON text is the string in quotes.
+ */
+const NEEDS_ESCAPE = /["\\\p{Cc}\p{Cs}]/u;
+/** Object keys as JSON text with their colon, made once per key (bounded: keys of request bodies are anyone's). */
+const quotedKeys = new Map<string, string>();
+const MAX_QUOTED_KEYS = 10_000;
+
+function writeObject(value: object): string {
+  if (value instanceof Date) return JSON.stringify(value.toISOString());
+  let out: string;
+  let at = "";
+  try {
+    if (Array.isArray(value)) {
+      out = "[";
+      for (let i = 0; i < value.length; i++) {
+        // Holes are skipped, undefined items written as null (as this function always has).
+        if (!(i in value)) continue;
+        at = `[${i}]`;
+        const v: unknown = value[i];
+        out += i > 0 ? `,${write(v === undefined ? null : v)}` : write(v === undefined ? null : v);
+      }
+      return `${out}]`;
+    }
+    // Keys sorted by UTF-16 code unit: the default sort order of strings.
+    const keys = Object.keys(value).sort();
+    const record = value as Record<string, unknown>;
+    out = "{";
+    for (const k of keys) {
+      const v = record[k];
+      if (v === undefined) continue;
+      at = `.${k}`;
+      let key = quotedKeys.get(k);
+      if (key === undefined) {
+        key = `${JSON.stringify(k)}:`;
+        if (quotedKeys.size < MAX_QUOTED_KEYS) quotedKeys.set(k, key);
+      }
+      out += `${out.length > 1 ? "," : ""}${key}${write(v)}`;
+    }
+    return `${out}}`;
+  } catch (e) {
+    if (e instanceof Unwritable) e.path = at + e.path;
+    throw e;
   }
-  if (Array.isArray(value)) {
-    out.push("[");
-    value.forEach((v, i) => {
-      if (i > 0) out.push(",");
-      // JSON.stringify writes holes and undefined inside arrays as null.
-      write(v === undefined ? null : v, out, `${path}[${i}]`);
-    });
-    out.push("]");
-    return;
-  }
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  out.push("{");
-  entries.forEach(([k, v], i) => {
-    if (i > 0) out.push(",");
-    out.push(JSON.stringify(k), ":");
-    write(v, out, `${path}.${k}`);
-  });
-  out.push("}");
 }

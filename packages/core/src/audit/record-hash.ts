@@ -55,12 +55,23 @@ export function legacyRecordHash(record: Hashed, mac: Pick<AuditMac, "sha256">):
 export function sealRecord(record: NewAuditRecord, prevHash: string | null, mac: AuditMac): AuditRecord {
   const at = new Date(record.created_at);
   if (Number.isNaN(at.getTime())) throw new RangeError(`audit record ${record.id}: created_at ${JSON.stringify(record.created_at)} is not a date`);
-  // The verdict's text is made here once; the stored row and the response body reuse it.
+  // The verdict's text is made here once; the stored row and the response body reuse it. Its
+  // signals (the record's `signals` too, most often the same array) and the data versions (one
+  // frozen object shared by the checks of a data release) are immutable as well: their texts
+  // are made once and reused by the verdict's, the MAC input's and the stored row's.
+  serialiseOnce(record.verdict.signals);
+  serialiseOnce(record.signals);
+  if (Object.isFrozen(record.data_versions)) serialiseOnce(record.data_versions);
   canonicalJsonOnce(record.verdict);
   const fields = hashedFields({ ...record, created_at: at.toISOString(), prev_hash: prevHash });
   const hash = mac.mac(mac.keyId, recordMacInput(fields, mac.keyId));
   if (hash === null) throw new Error(`audit key ${mac.keyId} is not available`);
   return { ...fields, record_hash: hash, hash_version: 2, hash_key_id: mac.keyId };
+}
+
+/** `canonicalJsonOnce` for a part that is there (an object); anything else is left to the record's text. */
+function serialiseOnce(part: unknown): void {
+  if (part !== null && typeof part === "object") canonicalJsonOnce(part);
 }
 
 function hashedFields(r: Hashed): Omit<AuditRecord, "record_hash" | "hash_version" | "hash_key_id"> {

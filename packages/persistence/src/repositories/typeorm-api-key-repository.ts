@@ -1,10 +1,17 @@
 import type { DataSource } from "typeorm";
 import type { ApiKeyRecord, ApiKeyRepository, NewApiKey } from "@svc/server-ports";
 import { ApiKeyEntity, type ApiKeyRow } from "../entities/account.js";
+import { rawQuery } from "./raw-sql.js";
 import { iso, isoOrNull, newId } from "./sql.js";
 
+const BY_HASH_SQL = `SELECT id, account_id, key_hash, prefix, name, plan, created_at, revoked_at FROM api_keys WHERE key_hash = $1`;
+
 export class TypeOrmApiKeyRepository implements ApiKeyRepository {
-  constructor(private readonly ds: DataSource) {}
+  private readonly raw: ReturnType<typeof rawQuery>;
+
+  constructor(private readonly ds: DataSource) {
+    this.raw = rawQuery(ds);
+  }
 
   async create(input: NewApiKey, now: Date): Promise<ApiKeyRecord> {
     const row: ApiKeyRow = {
@@ -21,8 +28,9 @@ export class TypeOrmApiKeyRepository implements ApiKeyRepository {
     return toApiKey(row);
   }
 
+  /** Every request's key (when the API's cache does not have it): a prepared statement on a raw session, not TypeORM. */
   async findByHash(keyHash: string): Promise<ApiKeyRecord | null> {
-    const row = await this.ds.getRepository(ApiKeyEntity).findOneBy({ key_hash: keyHash });
+    const [row] = await this.raw<ApiKeyRow>("svc_api_key_by_hash", BY_HASH_SQL, [keyHash]);
     return row ? toApiKey(row) : null;
   }
 

@@ -1,14 +1,16 @@
 import { MoreThanOrEqual, type DataSource } from "typeorm";
 import {
-  EXPORT_BATCH, HISTORY_LIMIT, canonicalJsonOnce, chainVerifier, signalCodesOf, clampInt, decodeCursor, encodeCursor, sealChainHead, sealRecord,
+  EXPORT_BATCH, HISTORY_LIMIT, canonicalJsonOnce, chainVerifier, serialisedOnce, signalCodesOf, clampInt, decodeCursor, encodeCursor, sealChainHead, sealRecord,
   type AuditColumns, type AuditExportRow, type AuditMac, type AuditRecord, type ChainHead, type ChainVerification, type CheckFilters,
   type CheckRepository, type ExportOptions, type HistoryItem, type HistoryPage, type HistoryQuery, type NewAuditRecord, type VerifyOptions,
 } from "@svc/core";
 import { CheckEntity, type CheckRow } from "../entities/check.js";
 import { iso } from "./sql.js";
-import { hasRawPool, rawSessions, rawTransaction, type RawSession } from "./raw-sql.js";
+import { hasRawPool, rawQuery, rawSessions, rawTransaction, type RawSession } from "./raw-sql.js";
 
 const VERIFY_BATCH = 1_000;
+/** Accounts whose chain end a repository remembers (the least recently written is forgotten first). */
+const REMEMBERED_HEADS = 10_000;
 const CHECK_COLUMNS = [
   "id", "account_id", "seq", "created_at", "entity_type", "entity_value", "entity_id", "risk_score", "risk_level",
   "confidence", "channel", "actor_key_id", "request", "entity", "verdict", "source_outcomes", "ruleset",
@@ -38,13 +40,47 @@ function appendSql(n: number): string {
   return text;
 }
 
+/** Column types, for the rows of a statement that inserts them from a VALUES list (no target to infer them from). */
+const COLUMN_TYPE: Readonly<Record<string, string>> = { seq: "int", created_at: "timestamptz", risk_score: "int", hash_version: "int" };
+const castOf = (c: string): string => (JSON_COLUMNS.has(c) ? "jsonb" : (COLUMN_TYPE[c] ?? "text"));
+const appendAfterTexts = new Map<number, string>();
+
+/**
+ * One statement, in autocommit, for a group of `n` whose place in the chain is already known: the
+ * head moves from the seq and hash it was last seen at ($5, $6) to the last row's (re-sealed:
+ * $1–$3, account $4), and the rows are inserted only if it did. A head another writer moved
+ * meanwhile matches no row (PostgreSQL re-checks the condition on the newest version of a row it
+ * waited for), so nothing is written and `moved` is 0.
+ */
+function appendAfterSql(n: number): string {
+  let text = appendAfterTexts.get(n);
+  if (text === undefined) {
+    const tuples: string[] = [];
+    for (let k = 0; k < n; k++) {
+      const base = 6 + k * TUPLE_WIDTH;
+      tuples.push(`(${CHECK_COLUMNS.map((c, i) => `$${base + i + 1}::${castOf(c)}`).join(", ")})`);
+    }
+    text = `WITH head AS (
+        UPDATE check_chain_heads SET seq = seq + ${n}, last_hash = $1, mac = $2, mac_key_id = $3
+         WHERE account_id = $4 AND seq = $5::int AND last_hash IS NOT DISTINCT FROM $6::text
+        RETURNING 1
+      ), appended AS (
+        INSERT INTO checks (${CHECK_COLUMNS.join(", ")})
+        SELECT * FROM (VALUES ${tuples.join(", ")}) AS v WHERE EXISTS (SELECT 1 FROM head)
+      )
+      SELECT count(*)::int AS moved FROM head`;
+    appendAfterTexts.set(n, text);
+  }
+  return text;
+}
+
 /** The statement parameters of one row, in CHECK_COLUMNS order. */
 function pushRow(params: unknown[], r: AuditRecord, seq: number, idempotencyKey: string | undefined): void {
   const v = r.verdict;
   params.push(
     r.id, r.account_id, seq, r.created_at, r.entity.type, r.entity.value, r.entity.id, v.risk_score, v.risk_level,
     v.confidence, r.actor.channel, r.actor.key_id, JSON.stringify(r.request), JSON.stringify(r.entity), canonicalJsonOnce(v),
-    JSON.stringify(r.source_outcomes), r.ruleset, JSON.stringify(r.data_versions), r.signals ? JSON.stringify(r.signals) : null,
+    JSON.stringify(r.source_outcomes), r.ruleset, serialisedOnce(r.data_versions) ?? JSON.stringify(r.data_versions), r.signals ? canonicalJsonOnce(r.signals) : null,
     r.prev_hash, r.record_hash, r.hash_version, r.hash_key_id, idempotencyKey ?? null, v.recommended_action, signalCodesOf(v),
   );
 }
@@ -52,9 +88,14 @@ function pushRow(params: unknown[], r: AuditRecord, seq: number, idempotencyKey:
 /** Records are sealed with the audit keyring's current key (an HMAC the database cannot compute). */
 export class TypeOrmCheckRepository implements CheckRepository {
   private readonly session: () => Promise<RawSession>;
+  /** Where this process last left each account's chain (after its own commits): the next group's place, unless another writer moved it since. */
+  private readonly heads = new Map<string, { readonly seq: number; readonly last_hash: string | null }>();
+
+  private readonly statement: ReturnType<typeof rawQuery>;
 
   constructor(private readonly ds: DataSource, private readonly mac: AuditMac) {
     this.session = rawSessions(ds);
+    this.statement = rawQuery(ds);
   }
 
   save(record: NewAuditRecord): Promise<AuditRecord> {
@@ -71,32 +112,63 @@ export class TypeOrmCheckRepository implements CheckRepository {
   async saveMany(records: readonly NewAuditRecord[]): Promise<AuditRecord[]> {
     const first = records[0];
     if (!first) return [];
-    if (records.some((r) => r.account_id !== first.account_id)) throw new Error("saveMany takes one account's records");
+    const account = first.account_id;
+    if (records.some((r) => r.account_id !== account)) throw new Error("saveMany takes one account's records");
     const n = records.length;
-    const work = async (q: Pick<RawSession, "query">): Promise<AuditRecord[]> => {
-      const [head] = await q.query<{ seq: number; last_hash: string | null }>("svc_chain_claim", CLAIM_SQL, [first.account_id, n]);
-      if (!head) throw new Error("chain head upsert returned no row");
-      const startSeq = head.seq - n + 1;
-      // A fresh head row starts at seq = n, and its previous hash is null either way.
-      let prev = startSeq === 1 ? null : head.last_hash;
+    /** Seals the group after `head` (seq and hash of the record before it) into `params` from index `offset`. */
+    const seal = (head: { seq: number; last_hash: string | null }, params: unknown[], offset: number): { sealed: AuditRecord[]; last: string | null } => {
+      let prev = head.last_hash;
       const sealed: AuditRecord[] = [];
-      const params: unknown[] = [null, null, null, first.account_id];
+      params.length = offset;
       records.forEach((r, k) => {
         const s = sealRecord(r, prev, this.mac);
         prev = s.record_hash;
         sealed.push(s);
-        pushRow(params, s, startSeq + k, r.idempotency_key);
+        pushRow(params, s, head.seq + k + 1, r.idempotency_key);
       });
-      const h = sealChainHead({ account_id: first.account_id, count: head.seq, last_hash: prev }, this.mac);
+      const h = sealChainHead({ account_id: account, count: head.seq + n, last_hash: prev }, this.mac);
       params[0] = prev;
       params[1] = h.mac;
       params[2] = h.mac_key_id;
-      await q.query(`svc_checks_append_${n}`, appendSql(n), params);
-      return sealed;
+      return { sealed, last: prev };
     };
-    if (hasRawPool(this.ds)) return rawTransaction(this.session, work);
-    // Inside a caller's transaction (the worker's job): the same statements on its manager.
-    return this.ds.transaction((m) => work({ query: async <R>(_name: string, text: string, values: readonly unknown[]) => (await m.query(text, [...values])) as R[] }));
+    const work = async (q: Pick<RawSession, "query">): Promise<{ sealed: AuditRecord[]; seq: number; last: string | null }> => {
+      const [claimed] = await q.query<{ seq: number; last_hash: string | null }>("svc_chain_claim", CLAIM_SQL, [account, n]);
+      if (!claimed) throw new Error("chain head upsert returned no row");
+      const before = claimed.seq - n;
+      // A fresh head row starts at seq = n, and its previous hash is null either way.
+      const params: unknown[] = [null, null, null, account];
+      const { sealed, last } = seal({ seq: before, last_hash: before === 0 ? null : claimed.last_hash }, params, 4);
+      await q.query(`svc_checks_append_${n}`, appendSql(n), params);
+      return { sealed, seq: claimed.seq, last };
+    };
+    if (!hasRawPool(this.ds)) {
+      // Inside a caller's transaction (the worker's job): the same statements on its manager.
+      return (await this.ds.transaction((m) => work({ query: async <R>(_name: string, text: string, values: readonly unknown[]) => (await m.query(text, [...values])) as R[] }))).sealed;
+    }
+    // Where this process left the chain: one statement in autocommit (no BEGIN, claim, COMMIT
+    // round trips), which writes nothing if another writer moved the head since.
+    const known = this.heads.get(account);
+    this.heads.delete(account);
+    if (known) {
+      const params: unknown[] = [null, null, null, account, known.seq, known.last_hash];
+      const { sealed, last } = seal(known, params, 6);
+      const [r] = await this.statement<{ moved: number }>(`svc_checks_append_after_${n}`, appendAfterSql(n), params);
+      if (r?.moved === 1) {
+        this.remember(account, known.seq + n, last);
+        return sealed;
+      }
+    }
+    // The first group of an account in this process, or the head moved: claim its place under the head row's lock.
+    const done = await rawTransaction(this.session, work);
+    this.remember(account, done.seq, done.last);
+    return done.sealed;
+  }
+
+  private remember(account: string, seq: number, lastHash: string | null): void {
+    // Bounded: an account not written for a while is claimed under the lock again, nothing more.
+    if (this.heads.size >= REMEMBERED_HEADS) this.heads.delete(this.heads.keys().next().value as string);
+    this.heads.set(account, { seq, last_hash: lastHash });
   }
 
   /**

@@ -5,6 +5,7 @@ import {
   type NewGraphNode, type NodeEvidence, type Proximity, type RiskLevel, type WalkOptions,
 } from "@svc/core";
 import type { GraphNodeRow } from "../entities/graph.js";
+import { hasRawPool, rawSessions, rawTransaction, type RawSession } from "./raw-sql.js";
 import { iso } from "./sql.js";
 
 interface MergedEdge { scope: string; from: string; to: string; relation: string; weight: number; source: string; first: Date; last: Date }
@@ -17,106 +18,47 @@ const byKey = <T>(entries: Iterable<[string, T]>): T[] => [...entries].sort(([a]
  * (one index range per node, scope and direction), see `GRAPH_BOUNDS`.
  */
 export class TypeOrmGraphRepository implements GraphRepository {
-  constructor(private readonly ds: DataSource, private readonly defaultTrust: number = CONFIRMED_REPORT_TRUST) {}
+  private readonly session: () => Promise<RawSession>;
+
+  constructor(private readonly ds: DataSource, private readonly defaultTrust: number = CONFIRMED_REPORT_TRUST) {
+    this.session = rawSessions(ds);
+  }
 
   async upsertNodes(nodes: readonly NewGraphNode[]): Promise<void> {
-    const shared = new Map<string, NewGraphNode>();
-    const owned = new Map<string, NewGraphNode & { account_id: string }>();
-    for (const n of nodes) {
-      if (n.account_id) {
-        const key = `${n.account_id}\u0000${n.id}`;
-        owned.set(key, { ...owned.get(key), ...n, account_id: n.account_id });
-        continue;
-      }
-      // Shared nodes only in their shareable form: no query strings, no e-mail local parts.
-      const id = shareableGraphId(n.id);
-      const parts = id ? splitEntityId(id) : null;
-      if (!id || !parts) continue;
-      shared.set(id, { ...shared.get(id), ...n, id, ...parts });
-    }
-    if (shared.size === 0 && owned.size === 0) return;
-    // In key order, so that concurrent upserts lock rows in the same order and cannot deadlock.
-    const list = byKey(shared.entries());
-    const mine = byKey(owned.entries());
-    const all = byKey(new Map([...list, ...mine].map((n) => [n.id, n])).entries());
-    await this.ds.transaction(async (m) => {
-      await m.query(
-        `INSERT INTO graph_nodes (id, type, value) SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT (id) DO NOTHING`,
-        [all.map((n) => n.id), all.map((n) => n.type), all.map((n) => n.value)],
-      );
-      if (list.length > 0) {
-        // A risk field the caller left out keeps its value.
-        await m.query(
-          `UPDATE graph_nodes g
-              SET risk_score = CASE WHEN u.set_score THEN u.risk_score ELSE g.risk_score END,
-                  risk_level = CASE WHEN u.set_level THEN u.risk_level ELSE g.risk_level END
-             FROM unnest($1::text[], $2::int[], $3::boolean[], $4::text[], $5::boolean[]) AS u(id, risk_score, set_score, risk_level, set_level)
-            WHERE g.id = u.id`,
-          [list.map((n) => n.id), ...riskColumns(list)],
-        );
-      }
-      if (mine.length > 0) {
-        const accounts = mine.map((n) => n.account_id);
-        const ids = mine.map((n) => n.id);
-        await m.query(
-          `INSERT INTO graph_node_risks (account_id, node_id) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`,
-          [accounts, ids],
-        );
-        await m.query(
-          `UPDATE graph_node_risks g
-              SET risk_score = CASE WHEN u.set_score THEN u.risk_score ELSE g.risk_score END,
-                  risk_level = CASE WHEN u.set_level THEN u.risk_level ELSE g.risk_level END
-             FROM unnest($1::text[], $2::text[], $3::int[], $4::boolean[], $5::text[], $6::boolean[]) AS u(account_id, id, risk_score, set_score, risk_level, set_level)
-            WHERE g.account_id = u.account_id AND g.node_id = u.id`,
-          [accounts, ids, ...riskColumns(mine)],
-        );
-      }
-    });
+    const plan = nodePlan(nodes);
+    if (plan) await this.run(nodeStatements(plan, plan.all));
   }
 
   async upsertEdges(edges: readonly NewGraphEdge[]): Promise<void> {
-    for (const e of edges) for (const id of [e.from, e.to]) if (!splitEntityId(id)) throw new RangeError(`not an entity id: ${JSON.stringify(id)}`);
-    const merged = new Map<string, MergedEdge>();
-    for (const raw of edges) {
-      const e = storedEdge(raw);
-      if (!e) continue;
-      const key = `${e.scope}\u0000${e.from}\u0000${e.relation}\u0000${e.to}`;
-      const had = merged.get(key);
-      if (!had) merged.set(key, { ...e, first: raw.seen_at, last: raw.seen_at });
-      else {
-        const newer = raw.seen_at >= had.last;
-        merged.set(key, {
-          ...had,
-          weight: newer ? e.weight : had.weight,
-          source: newer ? e.source : had.source,
-          first: raw.seen_at < had.first ? raw.seen_at : had.first,
-          last: newer ? raw.seen_at : had.last,
-        });
-      }
+    const plan = edgePlan(edges);
+    if (plan) await this.run(edgeStatements(plan, true));
+  }
+
+  /**
+   * What a group of checks teaches the graph, in one transaction: every node and edge endpoint
+   * inserted by one statement (in key order, as every other write here: concurrent writers lock
+   * rows in the same order and cannot deadlock), then the nodes' risks, then the edges.
+   */
+  async learn(nodes: readonly NewGraphNode[], edges: readonly NewGraphEdge[]): Promise<void> {
+    const n = nodePlan(nodes);
+    const e = edgePlan(edges);
+    if (!n && !e) return;
+    const ids = new Map<string, { id: string; type: string; value: string }>();
+    for (const x of [...(n?.all ?? []), ...(e?.endpoints ?? [])]) if (!ids.has(x.id)) ids.set(x.id, x);
+    const all = [...ids.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    await this.run([...(n ? nodeStatements(n, all) : [insertNodes(all)]), ...(e ? edgeStatements(e, false) : [])]);
+  }
+
+  /** Statements in one transaction: prepared, on a raw session of the pool; through TypeORM inside a caller's transaction. */
+  private async run(statements: readonly Statement[]): Promise<void> {
+    if (hasRawPool(this.ds)) {
+      await rawTransaction(this.session, async (q) => {
+        for (const st of statements) await q.query(st.name, st.text, st.values);
+      });
+      return;
     }
-    if (merged.size === 0) return;
-    const list = byKey(merged.entries());
-    const endpoints = [...new Set(list.flatMap((e) => [e.from, e.to]))].sort().map((id) => ({ id, ...(splitEntityId(id) as { type: string; value: string }) }));
     await this.ds.transaction(async (m) => {
-      await m.query(
-        `INSERT INTO graph_nodes (id, type, value) SELECT * FROM unnest($1::text[], $2::text[], $3::text[])
-         ON CONFLICT (id) DO NOTHING`,
-        [endpoints.map((n) => n.id), endpoints.map((n) => n.type), endpoints.map((n) => n.value)],
-      );
-      // An older observation widens first_seen but never moves last_seen back or overrides newer attributes.
-      await m.query(
-        `INSERT INTO graph_edges (scope, from_id, to_id, relation, weight, source, first_seen, last_seen)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::text[], $7::timestamptz[], $8::timestamptz[])
-         ON CONFLICT (scope, from_id, relation, to_id) DO UPDATE SET
-           weight = CASE WHEN EXCLUDED.last_seen >= graph_edges.last_seen THEN EXCLUDED.weight ELSE graph_edges.weight END,
-           source = CASE WHEN EXCLUDED.last_seen >= graph_edges.last_seen THEN EXCLUDED.source ELSE graph_edges.source END,
-           first_seen = LEAST(graph_edges.first_seen, EXCLUDED.first_seen),
-           last_seen = GREATEST(graph_edges.last_seen, EXCLUDED.last_seen)`,
-        [
-          list.map((e) => e.scope), list.map((e) => e.from), list.map((e) => e.to), list.map((e) => e.relation), list.map((e) => e.weight),
-          list.map((e) => e.source), list.map((e) => iso(e.first)), list.map((e) => iso(e.last)),
-        ],
-      );
+      for (const st of statements) await m.query(st.text, [...st.values]);
     });
   }
 
@@ -235,6 +177,128 @@ export class TypeOrmGraphRepository implements GraphRepository {
     }
     return out;
   }
+}
+
+interface Statement {
+  readonly name: string;
+  readonly text: string;
+  readonly values: readonly unknown[];
+}
+type NodeRef = { readonly id: string; readonly type: string; readonly value: string };
+interface NodePlan {
+  /** Every node, shared and owned, in key order. */
+  readonly all: readonly NodeRef[];
+  /** Shared nodes (in their shareable form), in key order. */
+  readonly list: readonly NewGraphNode[];
+  /** Accounts' own nodes, in key order. */
+  readonly mine: readonly (NewGraphNode & { account_id: string })[];
+}
+interface EdgePlan {
+  readonly list: readonly MergedEdge[];
+  readonly endpoints: readonly NodeRef[];
+}
+
+const INSERT_NODES_SQL = `INSERT INTO graph_nodes (id, type, value) SELECT * FROM unnest($1::text[], $2::text[], $3::text[]) ON CONFLICT (id) DO NOTHING`;
+// A risk field the caller left out keeps its value.
+const SHARED_RISKS_SQL = `UPDATE graph_nodes g
+    SET risk_score = CASE WHEN u.set_score THEN u.risk_score ELSE g.risk_score END,
+        risk_level = CASE WHEN u.set_level THEN u.risk_level ELSE g.risk_level END
+   FROM unnest($1::text[], $2::int[], $3::boolean[], $4::text[], $5::boolean[]) AS u(id, risk_score, set_score, risk_level, set_level)
+  WHERE g.id = u.id`;
+const INSERT_OWNED_RISKS_SQL = `INSERT INTO graph_node_risks (account_id, node_id) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`;
+const OWNED_RISKS_SQL = `UPDATE graph_node_risks g
+    SET risk_score = CASE WHEN u.set_score THEN u.risk_score ELSE g.risk_score END,
+        risk_level = CASE WHEN u.set_level THEN u.risk_level ELSE g.risk_level END
+   FROM unnest($1::text[], $2::text[], $3::int[], $4::boolean[], $5::text[], $6::boolean[]) AS u(account_id, id, risk_score, set_score, risk_level, set_level)
+  WHERE g.account_id = u.account_id AND g.node_id = u.id`;
+// An older observation widens first_seen but never moves last_seen back or overrides newer attributes.
+const UPSERT_EDGES_SQL = `INSERT INTO graph_edges (scope, from_id, to_id, relation, weight, source, first_seen, last_seen)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::text[], $7::timestamptz[], $8::timestamptz[])
+  ON CONFLICT (scope, from_id, relation, to_id) DO UPDATE SET
+    weight = CASE WHEN EXCLUDED.last_seen >= graph_edges.last_seen THEN EXCLUDED.weight ELSE graph_edges.weight END,
+    source = CASE WHEN EXCLUDED.last_seen >= graph_edges.last_seen THEN EXCLUDED.source ELSE graph_edges.source END,
+    first_seen = LEAST(graph_edges.first_seen, EXCLUDED.first_seen),
+    last_seen = GREATEST(graph_edges.last_seen, EXCLUDED.last_seen)`;
+
+const insertNodes = (nodes: readonly NodeRef[]): Statement =>
+  ({ name: "svc_graph_nodes_insert", text: INSERT_NODES_SQL, values: [nodes.map((n) => n.id), nodes.map((n) => n.type), nodes.map((n) => n.value)] });
+
+/** The nodes to write, merged and in key order; null when there is nothing to write. */
+function nodePlan(nodes: readonly NewGraphNode[]): NodePlan | null {
+  const shared = new Map<string, NewGraphNode>();
+  const owned = new Map<string, NewGraphNode & { account_id: string }>();
+  for (const n of nodes) {
+    if (n.account_id) {
+      const key = `${n.account_id}\u0000${n.id}`;
+      owned.set(key, { ...owned.get(key), ...n, account_id: n.account_id });
+      continue;
+    }
+    // Shared nodes only in their shareable form: no query strings, no e-mail local parts.
+    const id = shareableGraphId(n.id);
+    const parts = id ? splitEntityId(id) : null;
+    if (!id || !parts) continue;
+    shared.set(id, { ...shared.get(id), ...n, id, ...parts });
+  }
+  if (shared.size === 0 && owned.size === 0) return null;
+  // In key order, so that concurrent upserts lock rows in the same order and cannot deadlock.
+  const list = byKey(shared.entries());
+  const mine = byKey(owned.entries());
+  const all = byKey(new Map([...list, ...mine].map((n) => [n.id, n])).entries());
+  return { all, list, mine };
+}
+
+/** The node statements of `plan`, with `all` the nodes the first one inserts. */
+function nodeStatements(plan: NodePlan, all: readonly NodeRef[]): Statement[] {
+  const out = [insertNodes(all)];
+  if (plan.list.length > 0) out.push({ name: "svc_graph_shared_risks", text: SHARED_RISKS_SQL, values: [plan.list.map((n) => n.id), ...riskColumns(plan.list)] });
+  if (plan.mine.length > 0) {
+    const accounts = plan.mine.map((n) => n.account_id);
+    const ids = plan.mine.map((n) => n.id);
+    out.push({ name: "svc_graph_owned_risks_insert", text: INSERT_OWNED_RISKS_SQL, values: [accounts, ids] });
+    out.push({ name: "svc_graph_owned_risks", text: OWNED_RISKS_SQL, values: [accounts, ids, ...riskColumns(plan.mine)] });
+  }
+  return out;
+}
+
+/** The edges to write, merged per key and in key order, with their endpoints; null when there is nothing to write. */
+function edgePlan(edges: readonly NewGraphEdge[]): EdgePlan | null {
+  for (const e of edges) for (const id of [e.from, e.to]) if (!splitEntityId(id)) throw new RangeError(`not an entity id: ${JSON.stringify(id)}`);
+  const merged = new Map<string, MergedEdge>();
+  for (const raw of edges) {
+    const e = storedEdge(raw);
+    if (!e) continue;
+    const key = `${e.scope}\u0000${e.from}\u0000${e.relation}\u0000${e.to}`;
+    const had = merged.get(key);
+    if (!had) merged.set(key, { ...e, first: raw.seen_at, last: raw.seen_at });
+    else {
+      const newer = raw.seen_at >= had.last;
+      merged.set(key, {
+        ...had,
+        weight: newer ? e.weight : had.weight,
+        source: newer ? e.source : had.source,
+        first: raw.seen_at < had.first ? raw.seen_at : had.first,
+        last: newer ? raw.seen_at : had.last,
+      });
+    }
+  }
+  if (merged.size === 0) return null;
+  const list = byKey(merged.entries());
+  const endpoints = [...new Set(list.flatMap((e) => [e.from, e.to]))].sort().map((id) => ({ id, ...(splitEntityId(id) as { type: string; value: string }) }));
+  return { list, endpoints };
+}
+
+/** The edge statements of `plan`; `withEndpoints`: first insert the endpoints that are not nodes yet. */
+function edgeStatements(plan: EdgePlan, withEndpoints: boolean): Statement[] {
+  const { list } = plan;
+  const upsert: Statement = {
+    name: "svc_graph_edges_upsert",
+    text: UPSERT_EDGES_SQL,
+    values: [
+      list.map((e) => e.scope), list.map((e) => e.from), list.map((e) => e.to), list.map((e) => e.relation), list.map((e) => e.weight),
+      list.map((e) => e.source), list.map((e) => iso(e.first)), list.map((e) => iso(e.last)),
+    ],
+  };
+  return withEndpoints ? [insertNodes(plan.endpoints), upsert] : [upsert];
 }
 
 function riskColumns(list: readonly NewGraphNode[]): [(number | null)[], boolean[], (RiskLevel | null)[], boolean[]] {

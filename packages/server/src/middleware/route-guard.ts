@@ -5,7 +5,12 @@ import { problemResponse } from "../problem.js";
 interface RouteTable {
   readonly size: number;
   readonly router: TrieRouter<string>;
+  /** The methods allowed on a path (`ALL` for any), for the paths asked most recently. */
+  readonly allowed: Map<string, ReadonlySet<string>>;
 }
+
+/** Paths whose answer is remembered; ids make paths many, so the memo is emptied when full. */
+const REMEMBERED_PATHS = 1_000;
 
 /**
  * 404 and 405 from the routes the app has registered, before authentication: a path that does
@@ -25,19 +30,28 @@ export function routeGuard(app: Pick<Hono, "routes">): MiddlewareHandler {
       if (r.method === "ALL" && r.path.endsWith("*")) continue;
       router.add("ALL", r.path, r.method.toUpperCase());
     }
-    return { size: app.routes.length, router };
+    return { size: app.routes.length, router, allowed: new Map() };
+  };
+  const allowedOn = (t: RouteTable, path: string): ReadonlySet<string> => {
+    let allowed = t.allowed.get(path);
+    if (allowed === undefined) {
+      const methods = new Set(t.router.match("ALL", path)[0].map(([method]) => method));
+      // HEAD is answered by GET handlers.
+      if (methods.has("GET")) methods.add("HEAD");
+      allowed = methods;
+      if (t.allowed.size >= REMEMBERED_PATHS) t.allowed.clear();
+      t.allowed.set(path, allowed);
+    }
+    return allowed;
   };
   return async (c, next) => {
     // Routes are all registered before the first request; rebuilt only if more were added since.
     if (!table || table.size !== app.routes.length) table = build();
-    const matched = table.router.match("ALL", c.req.path)[0].map(([method]) => method);
-    const allowed = new Set(matched);
+    const allowed = allowedOn(table, c.req.path);
     if (allowed.has("ALL")) return next();
     if (allowed.size === 0) {
       return problemResponse(c, { status: 404, code: "not_found", title: "Not found", detail: `No route ${c.req.method} ${c.req.path}; the routes are listed in /v1/openapi.json.` });
     }
-    // HEAD is answered by GET handlers.
-    if (allowed.has("GET")) allowed.add("HEAD");
     if (allowed.has(c.req.method)) return next();
     const allow = [...allowed].sort().join(", ");
     return problemResponse(c, {
