@@ -2,17 +2,7 @@
 // blogs, SaaS), a quarter look-alikes of well-known brands (homoglyphs, typos, brand + keyword,
 // brand as a sub-domain of a throw-away name), as a screening API sees them.
 
-/** Deterministic pseudo-random numbers (mulberry32). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng } from "../rng.js";
 
 const ADJ = [
   "blue", "green", "red", "silver", "golden", "north", "south", "east", "west", "bright", "quiet", "happy", "little", "big", "urban",

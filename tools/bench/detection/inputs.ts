@@ -2,18 +2,8 @@
 // 5 % brand look-alikes, 85 % unknown names), from one deterministic pseudo-random sequence (the
 // same inputs on every run, as long as they are drawn in the same order).
 import type { IntelRecord } from "@svc/core";
+import { rng } from "../rng.js";
 
-// Deterministic pseudo-random numbers (mulberry32).
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 export const rand = rng(20261122);
 export const pick = <T>(a: readonly T[]): T => a[Math.floor(rand() * a.length)] as T;
 /** A flat string, as a feed parser would produce (not a rope of concatenations). */
