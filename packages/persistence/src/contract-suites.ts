@@ -158,6 +158,30 @@ function graphLearning(engine: string, ds: () => DataSource): void {
       expect(root).toHaveLength(1);
     });
 
+    it("inserts an account's new risks as given and updates those it has: a field left out stays, null clears", async () => {
+      const repo = new TypeOrmGraphRepository(ds());
+      const account = uniqueId("acc");
+      const d = (name: string) => `domain:${name}.${account}.example`;
+      const node = (name: string, risk: { risk_score?: number | null; risk_level?: "low" | "high" | null }) => ({ id: d(name), type: "domain" as const, value: d(name).slice(7), account_id: account, ...risk });
+      const risks = async () => (await state(account)).risks as { node_id: string; risk_score: number | null; risk_level: string | null }[];
+      await repo.learn([node("a", { risk_level: "high" }), node("b", { risk_score: 7, risk_level: "low" })], []);
+      expect(await risks()).toEqual([{ node_id: d("a"), risk_score: null, risk_level: "high" }, { node_id: d("b"), risk_score: 7, risk_level: "low" }]);
+      // Existing and new nodes in one group: a, b updated (b's level left out), c inserted.
+      await repo.learn([node("a", { risk_score: 40 }), node("b", { risk_score: 9 }), node("c", { risk_score: 1 })], []);
+      expect(await risks()).toEqual([
+        { node_id: d("a"), risk_score: 40, risk_level: "high" },
+        { node_id: d("b"), risk_score: 9, risk_level: "low" },
+        { node_id: d("c"), risk_score: 1, risk_level: null },
+      ]);
+      // The same risk again changes nothing; null clears; a node given no risk at all keeps its own.
+      await repo.learn([node("a", { risk_score: 40, risk_level: "high" }), node("b", { risk_score: null, risk_level: null }), node("c", {})], []);
+      expect(await risks()).toEqual([
+        { node_id: d("a"), risk_score: 40, risk_level: "high" },
+        { node_id: d("b"), risk_score: null, risk_level: null },
+        { node_id: d("c"), risk_score: 1, risk_level: null },
+      ]);
+    });
+
     it("learns concurrent groups that share nodes without a deadlock", async () => {
       const repo = new TypeOrmGraphRepository(ds());
       const account = uniqueId("acc");

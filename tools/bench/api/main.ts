@@ -10,6 +10,8 @@
 // baseline server is compiled the same way (esbuild, one file, to tools/bench/api/dist/).
 // --profile starts the servers under `node --cpu-prof` and prints the API's top self-time
 // functions (the figures of a profiled run are lower; do not record them as results).
+// When the PostgreSQL server has pg_stat_statements in shared_preload_libraries, the screen phase
+// also prints the statements that took the most execution time, per check.
 // PostgreSQL: BENCH_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/postgres) must allow
 // CREATE DATABASE; every database this creates is named svc_bench_* and dropped at the end.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -226,6 +228,55 @@ function timedRequest(agent: http.Agent, url: string, method: string, headers: R
   });
 }
 
+/**
+ * What PostgreSQL ran for the bench database, per statement text, from `pg_stat_statements`
+ * (cumulative: the caller diffs two readings); null when the server does not have it loaded
+ * (it must be in `shared_preload_libraries`, which needs a restart of the server).
+ */
+type StatementStats = Map<string, { query: string; calls: number; rows: number; execMs: number }>;
+async function statementStats(db: string): Promise<StatementStats | null> {
+  const c = new pg.Client({ connectionString: dbUrl(db) });
+  await c.connect();
+  try {
+    await c.query(`CREATE EXTENSION IF NOT EXISTS pg_stat_statements`);
+    const { rows } = await c.query(
+      `SELECT query, calls::float8 AS calls, rows::float8 AS rows, total_exec_time AS exec_ms
+         FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = $1)`,
+      [db],
+    );
+    // One entry per statement text with its parameter numbers left out: a multi-row statement
+    // prepared once per group size (the audit append) counts as one.
+    const out: StatementStats = new Map();
+    for (const r of rows as { query: string; calls: number; rows: number; exec_ms: number }[]) {
+      const query = r.query.replace(/\$\d+/g, "$").replace(/\s+/g, " ").replace(/(\([^()]*\))(, \([^()]*\))+/g, "$1, …");
+      const had = out.get(query);
+      out.set(query, { query, calls: r.calls + (had?.calls ?? 0), rows: r.rows + (had?.rows ?? 0), execMs: r.exec_ms + (had?.execMs ?? 0) });
+    }
+    return out;
+  } catch {
+    return null;
+  } finally {
+    await c.end();
+  }
+}
+
+/** The statements that took the most execution time between two readings, per check. */
+function printStatements(before: StatementStats | null, after: StatementStats | null, checks: number): void {
+  if (!before || !after) {
+    log("PostgreSQL: statements per check not measured (pg_stat_statements is not in the server's shared_preload_libraries)");
+    return;
+  }
+  const diff = [...after].map(([id, a]) => {
+    const b = before.get(id);
+    return { query: a.query, calls: a.calls - (b?.calls ?? 0), rows: a.rows - (b?.rows ?? 0), execMs: a.execMs - (b?.execMs ?? 0) };
+  }).filter((d) => d.calls > 0).sort((x, y) => y.execMs - x.execMs);
+  const total = diff.reduce((t, d) => t + d.execMs, 0);
+  log(`PostgreSQL: statements per check (pg_stat_statements, execution time only: parsing, binding and commits are not in it): ${(diff.reduce((t, d) => t + d.calls, 0) / checks).toFixed(2)} statements, ${((total * 1000) / checks).toFixed(0)} µs`);
+  for (const d of diff.slice(0, 12)) {
+    console.log(`    ${((d.execMs * 1000) / checks).toFixed(1).padStart(6)} µs  ${(d.calls / checks).toFixed(3)} calls  ${(d.rows / checks).toFixed(2).padStart(5)} rows  ${d.query.slice(0, 110)}`);
+  }
+}
+
 async function pgStats(db: string): Promise<{ commits: number; walSyncs: number; walBytes: number }> {
   const c = new pg.Client({ connectionString: dbUrl(db) });
   await c.connect();
@@ -312,18 +363,21 @@ async function main(): Promise<void> {
     log(`PostgreSQL API up (pid ${api.server.pid}, database ${db})`);
     if (on("pg")) {
       const before = await pgStats(db);
+      const statementsBefore = await statementStats(db);
       const { warm, main: r } = await phase(api, "POST /v1/screen under load", () => screenLoad(api.server, screenKeys, screenDomains));
       const ids = [...warm.ids, ...r.ids];
       // Read at once, while the server still runs: a 200 must not exist without its committed row.
       const foundAtOnce = await countFound(db, ids);
       await new Promise((res) => setTimeout(res, 1_500));
       const after = await pgStats(db);
+      const statementsAfter = await statementStats(db);
       const { rows: auditRows } = await auditCounts({ url: dbUrl(db) }, screenAccounts, []);
       describeLoad("POST /v1/screen on PostgreSQL", r, baseline);
       const audit = auditLine("PostgreSQL", auditRows, foundAtOnce, warm, r);
       log(audit.text);
       const checks = warm.ok + r.ok;
       log(`PostgreSQL: per check ${(( after.commits - before.commits) / checks).toFixed(2)} commits, ${((after.walSyncs - before.walSyncs) / checks).toFixed(3)} WAL fsyncs, ${fmt((after.walBytes - before.walBytes) / checks)} WAL bytes (incl. background graph updates)`);
+      printStatements(statementsBefore, statementsAfter, checks);
       const ratio = baseline ? r.reqPerSec / baseline.reqPerSec : Number.NaN;
       rows.push({ what: "PostgreSQL: POST /v1/screen checks/s", value: fmt(r.ok / r.seconds), target: `≥ ${fmt(TARGETS.checksPerSec)}`, vsTarget: (r.ok / r.seconds / TARGETS.checksPerSec).toFixed(2), met: verdict(r.ok / r.seconds >= TARGETS.checksPerSec), ...(baseline ? { vsBaseline: ratio.toFixed(3) } : {}) });
       rows.push({ what: "PostgreSQL: ratio to baseline", value: baseline ? ratio.toFixed(3) : "n/a", target: `≥ ${TARGETS.ratio}`, vsTarget: baseline ? (ratio / TARGETS.ratio).toFixed(2) : "n/a", met: baseline ? verdict(ratio >= TARGETS.ratio) : "n/a" });

@@ -51,15 +51,19 @@ export class TypeOrmGraphRepository implements GraphRepository {
 
   /** Statements in one transaction: prepared, on a raw session of the pool; through TypeORM inside a caller's transaction. */
   private async run(statements: readonly Statement[]): Promise<void> {
+    const all = async (query: (st: Statement) => Promise<readonly unknown[]>): Promise<void> => {
+      for (const first of statements) {
+        for (let st: Statement | null = first; st; ) {
+          const rows = await query(st);
+          st = st.next ? st.next(rows) : null;
+        }
+      }
+    };
     if (hasRawPool(this.ds)) {
-      await rawTransaction(this.session, async (q) => {
-        for (const st of statements) await q.query(st.name, st.text, st.values);
-      });
+      await rawTransaction(this.session, (q) => all((st) => q.query(st.name, st.text, st.values)));
       return;
     }
-    await this.ds.transaction(async (m) => {
-      for (const st of statements) await m.query(st.text, [...st.values]);
-    });
+    await this.ds.transaction((m) => all(async (st) => (await m.query(st.text, [...st.values])) as unknown[]));
   }
 
   /** Removes shared edges (given in any form; stored in their shareable form). Accounts' own edges are never touched. */
@@ -183,6 +187,8 @@ interface Statement {
   readonly name: string;
   readonly text: string;
   readonly values: readonly unknown[];
+  /** The statement to run next in the same transaction, given this one's rows (none: nothing more). */
+  readonly next?: (rows: readonly unknown[]) => Statement | null;
 }
 type NodeRef = { readonly id: string; readonly type: string; readonly value: string };
 interface NodePlan {
@@ -205,12 +211,19 @@ const SHARED_RISKS_SQL = `UPDATE graph_nodes g
         risk_level = CASE WHEN u.set_level THEN u.risk_level ELSE g.risk_level END
    FROM unnest($1::text[], $2::int[], $3::boolean[], $4::text[], $5::boolean[]) AS u(id, risk_score, set_score, risk_level, set_level)
   WHERE g.id = u.id`;
-const INSERT_OWNED_RISKS_SQL = `INSERT INTO graph_node_risks (account_id, node_id) SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`;
+// Accounts' risks: new rows are inserted with the risk given (a field left out is NULL, the column's
+// default) and reported back; only the rows that already existed are then updated, and only where
+// a value changes. (Inserting every row empty and then updating it wrote each new row twice and
+// checked its foreign key twice.)
+const INSERT_OWNED_RISKS_SQL = `INSERT INTO graph_node_risks (account_id, node_id, risk_score, risk_level)
+  SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::text[])
+  ON CONFLICT DO NOTHING RETURNING account_id, node_id`;
 const OWNED_RISKS_SQL = `UPDATE graph_node_risks g
     SET risk_score = CASE WHEN u.set_score THEN u.risk_score ELSE g.risk_score END,
         risk_level = CASE WHEN u.set_level THEN u.risk_level ELSE g.risk_level END
    FROM unnest($1::text[], $2::text[], $3::int[], $4::boolean[], $5::text[], $6::boolean[]) AS u(account_id, id, risk_score, set_score, risk_level, set_level)
-  WHERE g.account_id = u.account_id AND g.node_id = u.id`;
+  WHERE g.account_id = u.account_id AND g.node_id = u.id
+    AND ((u.set_score AND g.risk_score IS DISTINCT FROM u.risk_score) OR (u.set_level AND g.risk_level IS DISTINCT FROM u.risk_level))`;
 // An older observation widens first_seen but never moves last_seen back or overrides newer attributes.
 const UPSERT_EDGES_SQL = `INSERT INTO graph_edges (scope, from_id, to_id, relation, weight, source, first_seen, last_seen)
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::float8[], $6::text[], $7::timestamptz[], $8::timestamptz[])
@@ -252,10 +265,18 @@ function nodeStatements(plan: NodePlan, all: readonly NodeRef[]): Statement[] {
   const out = [insertNodes(all)];
   if (plan.list.length > 0) out.push({ name: "svc_graph_shared_risks", text: SHARED_RISKS_SQL, values: [plan.list.map((n) => n.id), ...riskColumns(plan.list)] });
   if (plan.mine.length > 0) {
-    const accounts = plan.mine.map((n) => n.account_id);
-    const ids = plan.mine.map((n) => n.id);
-    out.push({ name: "svc_graph_owned_risks_insert", text: INSERT_OWNED_RISKS_SQL, values: [accounts, ids] });
-    out.push({ name: "svc_graph_owned_risks", text: OWNED_RISKS_SQL, values: [accounts, ids, ...riskColumns(plan.mine)] });
+    const { mine } = plan;
+    out.push({
+      name: "svc_graph_owned_risks_insert",
+      text: INSERT_OWNED_RISKS_SQL,
+      values: [mine.map((n) => n.account_id), mine.map((n) => n.id), mine.map((n) => n.risk_score ?? null), mine.map((n) => n.risk_level ?? null)],
+      next: (rows) => {
+        const inserted = new Set((rows as { account_id: string; node_id: string }[]).map((r) => `${r.account_id}\u0000${r.node_id}`));
+        const existing = mine.filter((n) => !inserted.has(`${n.account_id}\u0000${n.id}`));
+        if (existing.length === 0) return null;
+        return { name: "svc_graph_owned_risks", text: OWNED_RISKS_SQL, values: [existing.map((n) => n.account_id), existing.map((n) => n.id), ...riskColumns(existing)] };
+      },
+    });
   }
   return out;
 }
