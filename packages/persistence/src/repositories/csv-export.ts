@@ -13,8 +13,8 @@ import { PglitePool } from "../pglite-driver.js";
  *   a leading `'`, in SQL (csv-stringify's rule; numbers are left alone);
  * - an empty text is written as NULL: COPY writes nothing for NULL but `""` for an empty string,
  *   where csv-stringify writes nothing for both;
- * - quoting is COPY's, which is csv-stringify's: a cell with `"`, `,`, CR or LF is quoted and its
- *   `"` doubled;
+ * - quoting is COPY's, which is csv-stringify's with `quote_record_delimiter`: a cell with `"`,
+ *   `,`, CR or LF is quoted and its `"` doubled;
  * - COPY ends a record with LF: `CrlfBlocks` makes it CRLF (an LF inside a quoted cell stays).
  *
  * Rows are read in keyset-ordered chunks of CHUNK_ROWS, each one COPY on a connection of the
