@@ -1,9 +1,9 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { ScreenRequestBody } from "@svc/contracts";
 import { InvalidCursorError, checkCoversEntity, openCursor, parseEntity, screenBatch, sealCursor, serialisedOnce, syncReportedWith, type RiskLevel, type Screened, type Verdict } from "@svc/core";
-import { stringify as stringifySync } from "csv-stringify/sync";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
+import { auditExportCsv } from "./audit-export.js";
 import { record, runCheck } from "./checks.js";
 import { idempotent } from "./idempotency.js";
 import { callerOf } from "./middleware/auth.js";
@@ -36,10 +36,8 @@ import { registerPrivacyRoute } from "./routes/privacy.js";
 import { processorProblem } from "./billing/stripe-billing.js";
 import type { ApiServices } from "./services.js";
 
-const EXPORT_BLOCK_ROWS = 1_000;
 /** Retry-After on a 503 while the database is unreachable (the pool reconnects on the next request). */
 const RETRY_AFTER_SECONDS = 2;
-const EXPORT_COLUMNS = ["id", "created_at", "entity_type", "entity_value", "risk_score", "risk_level", "confidence", "recommended_action", "signals", "ruleset", "channel", "key_id", "prev_hash", "record_hash"];
 
 export function createApp(s: ApiServices): OpenAPIHono {
   const app = new OpenAPIHono({
@@ -197,35 +195,21 @@ export function createApp(s: ApiServices): OpenAPIHono {
     const since = q.since ? new Date(q.since) : undefined;
     const until = q.until ? new Date(q.until) : undefined;
     checkRange(since, until);
-    const rows = s.checks.exportSummaries(callerOf(c).accountId, { batchSize: 2_000, ...(q.type ? { type: q.type } : {}), ...(q.risk_level ? { risk_level: q.risk_level as RiskLevel } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}) });
-    // CSV text is made a block of rows at a time (one csv-stringify call per block) and handed to
-    // the response as one chunk, pulled only when the client has taken the previous one: memory
-    // stays flat however many rows there are, and no stream machinery runs per row.
-    async function* blocks(): AsyncGenerator<string> {
-      let block: unknown[][] = [];
-      let header = true;
-      const text = (): string => {
-        const out = stringifySync(block, { header, columns: EXPORT_COLUMNS, escape_formulas: true, record_delimiter: "\r\n" });
-        header = false;
-        block = [];
-        return out;
-      };
-      for await (const r of rows) {
-        block.push([r.id, r.created_at, r.entity_type, r.entity_value, r.risk_score, r.risk_level, r.confidence, r.recommended_action, r.signals, r.ruleset, r.channel, r.key_id ?? "", r.prev_hash ?? "", r.record_hash]);
-        if (block.length >= EXPORT_BLOCK_ROWS) yield text();
-      }
-      if (block.length > 0 || header) yield text();
-    }
-    const source = blocks();
-    const encoder = new TextEncoder();
+    const filters = { ...(q.type ? { type: q.type } : {}), ...(q.risk_level ? { risk_level: q.risk_level as RiskLevel } : {}), ...(since ? { since } : {}), ...(until ? { until } : {}) };
+    const source = auditExportCsv(s.checks, callerOf(c).accountId, filters)[Symbol.asyncIterator]();
+    // The first piece is read before answering: a database that cannot be reached is a 503
+    // problem, not a 200 cut short. Each later piece is pulled only when the client has taken
+    // the previous one, so memory stays flat however many rows there are.
+    let first: IteratorResult<Uint8Array> | null = await source.next();
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
-        const next = await source.next();
+        const next = first ?? (await source.next());
+        first = null;
         if (next.done) controller.close();
-        else controller.enqueue(encoder.encode(next.value));
+        else controller.enqueue(next.value);
       },
       async cancel() {
-        await source.return(undefined);
+        await source.return?.(undefined);
       },
     }, { highWaterMark: 1 });
     c.header("content-type", "text/csv; charset=utf-8");

@@ -60,5 +60,6 @@ export class GroupCommitCheckRepository implements CheckRepository {
   history: CheckRepository["history"] = (a, q) => this.inner.history(a, q);
   exportRows: CheckRepository["exportRows"] = (a, o) => this.inner.exportRows(a, o);
   exportSummaries: CheckRepository["exportSummaries"] = (a, o) => this.inner.exportSummaries(a, o);
+  exportCsv: NonNullable<CheckRepository["exportCsv"]> = (a, o) => this.inner.exportCsv?.(a, o) ?? null;
   verifyChain: CheckRepository["verifyChain"] = (a) => this.inner.verifyChain(a);
 }

@@ -2,6 +2,7 @@
 // The API process and `svc serve` / `svc` on a local database run it.
 export { createApp } from "./app.js";
 export { ADMIN_ACCOUNT_ID, bootstrapAdmin } from "./bootstrap.js";
+export { auditExportCsv, csvOfRows } from "./audit-export.js";
 export { record } from "./checks.js";
 export { buildRuntime, type Runtime } from "./container.js";
 export { startEmbeddedWorker } from "./embedded-worker.js";

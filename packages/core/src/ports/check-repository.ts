@@ -100,6 +100,12 @@ export interface CheckRepository {
    */
   exportSummaries(accountId: string, options?: ExportOptions): AsyncIterable<AuditExportRow>;
   /**
+   * The CSV export itself, when the store can make it (PostgreSQL's COPY): byte for byte what the
+   * API makes of `exportSummaries` (header, columns, quoting, formula-safe cells, CRLF), in pieces
+   * of bounded size. Absent, or null for this store: the caller formats `exportSummaries`.
+   */
+  exportCsv?(accountId: string, options?: CheckFilters): AsyncIterable<Uint8Array> | null;
+  /**
    * Re-computes the keyed hashes of the account's chain in order, in blocks (constant memory);
    * detects edited (record or listed columns), removed, inserted and reordered records, and
    * records removed from the end. With `since`/`until`, only the stretch of the chain from the

@@ -6,6 +6,7 @@ import {
 } from "@svc/core";
 import { CheckEntity, type CheckRow } from "../entities/check.js";
 import { iso } from "./sql.js";
+import { copyExportCsv } from "./csv-export.js";
 import { hasRawPool, rawQuery, rawSessions, rawTransaction, type RawSession } from "./raw-sql.js";
 
 const VERIFY_BATCH = 1_000;
@@ -275,6 +276,11 @@ export class TypeOrmCheckRepository implements CheckRepository {
       for (const { actor_key_id, created_iso, ...r } of rows) yield { ...r, created_at: created_iso, key_id: actor_key_id };
       if (!more) return;
     }
+  }
+
+  /** On PostgreSQL, the CSV made by COPY (csv-export.ts); null on PGlite, which formats `exportSummaries` instead. */
+  exportCsv(accountId: string, filters: CheckFilters = {}): AsyncIterable<Uint8Array> | null {
+    return copyExportCsv(this.ds, accountId, filters);
   }
 
   async verifyChain(accountId: string, options: VerifyOptions = {}): Promise<ChainVerification> {

@@ -1,0 +1,114 @@
+import { anAuditRecord, uniqueId } from "@svc/testing";
+import type { DataSource } from "typeorm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HmacAuditKeyring } from "./audit-keys.js";
+import { copyExportCsv, CrlfBlocks } from "./repositories/csv-export.js";
+import { TypeOrmCheckRepository } from "./repositories/typeorm-check-repository.js";
+import { ReusableTestDatabases } from "./reusable-test-databases.js";
+
+describe("CrlfBlocks", () => {
+  /** COPY-style CSV (LF record ends, LF/CR/CRLF inside quoted cells) and its CRLF form, built side by side. */
+  const sample = (): { lf: string; crlf: string } => {
+    const records = [
+      ["id", "value", "other"],
+      ["a", "plain", ""],
+      ["b", `"line\nbreak"`, `"cr\rhere"`],
+      ["c", `"say ""hi"" \r\n twice"`, `""""`],
+      ["d", `"пример\n😀"`, "x"],
+      ["e", `"ends\n"`, `"\n"`],
+    ];
+    const lines = Array.from({ length: 40 }, (_, i) => records[i % records.length]!.join(","));
+    return { lf: lines.map((l) => `${l}\n`).join(""), crlf: lines.map((l) => `${l}\r\n`).join("") };
+  };
+
+  it("ends every record with CRLF and leaves line breaks inside quoted cells alone, however the text is split", () => {
+    const { lf, crlf } = sample();
+    const bytes = Buffer.from(lf, "utf8");
+    for (const size of [1, 2, 3, 7, 64, 1_000, bytes.length]) {
+      const out = new CrlfBlocks();
+      for (let i = 0; i < bytes.length; i += size) out.push(bytes.subarray(i, i + size));
+      expect(Buffer.concat(out.end()).toString("utf8"), `pieces of ${size} bytes`).toBe(crlf);
+    }
+  });
+
+  it("hands the text on in blocks of 64 KiB", () => {
+    const out = new CrlfBlocks();
+    const line = Buffer.from(`${"x".repeat(999)}\n`);
+    for (let i = 0; i < 200; i++) out.push(line);
+    const blocks = out.end();
+    expect(blocks.slice(0, -1).every((b) => b.length === 64 * 1024)).toBe(true);
+    expect(blocks.reduce((n, b) => n + b.length, 0)).toBe(200 * 1_001);
+  });
+});
+
+const url = process.env.TEST_DATABASE_URL;
+
+describe.skipIf(!url)("the export by COPY on PostgreSQL", () => {
+  const dbs = new ReusableTestDatabases("svc_csv_export");
+  let ds: DataSource;
+  const account = uniqueId("acc");
+  const ROWS = 5_000;
+
+  beforeAll(async () => {
+    ds = await dbs.get("postgres");
+    const repo = new TypeOrmCheckRepository(ds, new HmacAuditKeyring("the csv export test's audit key, 32+ chars"));
+    const [t] = await repo.saveMany([anAuditRecord({ account_id: account })]);
+    await ds.query(
+      `INSERT INTO checks (id, account_id, seq, created_at, entity_type, entity_value, entity_id, risk_score, risk_level, confidence, channel, actor_key_id,
+                           request, entity, verdict, source_outcomes, ruleset, data_versions, signals, prev_hash, record_hash, hash_version, hash_key_id,
+                           recommended_action, signal_codes)
+       SELECT t.id || '_' || g, t.account_id, 1 + g, t.created_at + g * interval '1 ms', t.entity_type, t.entity_value, t.entity_id, t.risk_score, t.risk_level,
+              t.confidence, t.channel, t.actor_key_id, t.request, t.entity, t.verdict, t.source_outcomes, t.ruleset, t.data_versions, t.signals, t.prev_hash,
+              t.record_hash, t.hash_version, t.hash_key_id, t.recommended_action, t.signal_codes
+         FROM generate_series(1, $2::int - 1) g, checks t WHERE t.id = $1`,
+      [t!.id, ROWS],
+    );
+  }, 120_000);
+  afterAll(async () => dbs.close());
+
+  /** The DataSource's pool, counting what the export borrows. */
+  const counted = () => {
+    const pool = (ds.driver as unknown as { master: { connect: (...a: unknown[]) => unknown; totalCount: number; idleCount: number } }).master;
+    const connect = pool.connect.bind(pool);
+    const seen = { borrowed: 0, restore: () => void (pool.connect = connect), pool };
+    pool.connect = (...a: unknown[]) => {
+      seen.borrowed++;
+      return connect(...a);
+    };
+    return seen;
+  };
+
+  it("reads every row, one connection per chunk, and gives each back", async () => {
+    const c = counted();
+    try {
+      let text = "";
+      for await (const b of copyExportCsv(ds, account, {}, 1_000)!) text += b.toString("utf8");
+      expect(text.match(/^chk_/gm)).toHaveLength(ROWS);
+      expect(c.borrowed).toBe(ROWS / 1_000 + 1); // the last chunk finds no row after it
+      expect(c.pool.idleCount).toBe(c.pool.totalCount);
+    } finally {
+      c.restore();
+    }
+  });
+
+  it("reads no further chunk once the reader has stopped, and gives the connections back", async () => {
+    const c = counted();
+    try {
+      const it = copyExportCsv(ds, account, {}, 1_000)!;
+      expect((await it.next()).done).toBe(false);
+      await it.return(undefined);
+      // The chunk read ahead finishes by itself and goes back to the pool.
+      const deadline = Date.now() + 5_000;
+      while (Date.now() < deadline && c.pool.idleCount !== c.pool.totalCount) await new Promise((r) => setTimeout(r, 20));
+      expect(c.pool.idleCount).toBe(c.pool.totalCount);
+      expect(c.borrowed).toBe(2); // the first chunk and the one read ahead, of 6
+    } finally {
+      c.restore();
+    }
+  });
+
+  it("has nothing to offer on a DataSource without a pg pool", async () => {
+    const pglite = await dbs.get("pglite");
+    expect(copyExportCsv(pglite, account)).toBeNull();
+  }, 60_000);
+});
