@@ -1,13 +1,11 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { startNpmScript, type RunningScript } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeSlackApi, type FakeSlackApi } from "./fake-slack-api.js";
 import { sign, SIGNING_SECRET } from "./test-harness.js";
 
-const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const TEAM = "T0START001";
 const DM = "D0START001";
 const USER = { id: "U0START001", name: "sam", realName: "Sam" };
@@ -20,22 +18,17 @@ const USER = { id: "U0START001", name: "sam", realName: "Sam" };
  */
 describe("npm run bot:slack", () => {
   let api: FakeSlackApi;
-  let bot: ChildProcess | null = null;
+  let bot: RunningScript | null = null;
   let base = "";
-  let output = "";
   const dataDir = mkdtempSync(join(tmpdir(), "svc-slack-start-"));
 
   beforeAll(async () => {
     api = await startFakeSlackApi();
     api.users.set(USER.id, USER);
     api.joined.add(DM);
-    // Embedded storage in its own data directory, whatever this shell has in DATABASE_URL.
-    const { DATABASE_URL: _ignored, ...inherited } = process.env;
-    bot = spawn("npm", ["run", "--silent", "bot:slack"], {
-      cwd: ROOT,
-      detached: true,
-      env: {
-        ...inherited,
+    bot = await startNpmScript(
+      "bot:slack",
+      {
         SLACK_SIGNING_SECRET: SIGNING_SECRET,
         SLACK_CLIENT_ID: "1111.2222",
         SLACK_CLIENT_SECRET: "c".repeat(32),
@@ -46,26 +39,16 @@ describe("npm run bot:slack", () => {
         HOST: "127.0.0.1",
         PORT: "0",
       },
-    });
-    const port = await new Promise<string>((resolve, reject) => {
-      const onData = (b: Buffer): void => {
-        output += b.toString("utf8");
-        const m = /listening on 127\.0\.0\.1:(\d+)/u.exec(output);
-        if (m) resolve(m[1] as string);
-      };
-      bot?.stdout?.on("data", onData);
-      bot?.stderr?.on("data", onData);
-      bot?.once("exit", (code) => reject(new Error(`the bot exited (${code}): ${output}`)));
-    });
-    base = `http://127.0.0.1:${port}`;
+      (line) => {
+        const m = /listening on 127\.0\.0\.1:(\d+)/u.exec(line);
+        return m ? Number(m[1]) : null;
+      },
+    );
+    base = `http://127.0.0.1:${bot.port}`;
   }, 240_000);
 
   afterAll(async () => {
-    if (bot?.pid !== undefined && bot.exitCode === null) {
-      const exited = new Promise((r) => bot?.once("exit", r));
-      process.kill(-bot.pid, "SIGTERM");
-      await exited;
-    }
+    await bot?.stop();
     await api?.close();
     rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
@@ -80,7 +63,7 @@ describe("npm run bot:slack", () => {
     expect(await ok.json()).toEqual({ challenge: "start-challenge-1" });
     const forged = await signed(JSON.stringify({ type: "url_verification", token: "x", challenge: "start-challenge-2" }), "application/json", "0".repeat(32));
     expect(forged.status).toBe(401);
-    expect(output).toMatch(/"storage":"pglite:/u);
+    expect(bot?.output()).toMatch(/"storage":"pglite:/u);
   });
 
   it("installs through OAuth and answers a direct message through the Web API", async () => {

@@ -1,12 +1,10 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { startNpmScript, type RunningScript } from "@svc/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { APP_SECRET, FakeGraphApi, messagesDelivery, PHONE_NUMBER_ID, sign, TOKEN, VERIFY_TOKEN } from "./test-harness.js";
 
-const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const PATH = "/whatsapp/webhook";
 
 /**
@@ -17,20 +15,15 @@ const PATH = "/whatsapp/webhook";
  */
 describe("npm run bot:whatsapp", () => {
   let graph: FakeGraphApi;
-  let bot: ChildProcess | null = null;
+  let bot: RunningScript | null = null;
   let base = "";
-  let output = "";
   const dataDir = mkdtempSync(join(tmpdir(), "svc-whatsapp-start-"));
 
   beforeAll(async () => {
     graph = await FakeGraphApi.start();
-    // Embedded storage in its own data directory, whatever this shell has in DATABASE_URL.
-    const { DATABASE_URL: _ignored, ...inherited } = process.env;
-    bot = spawn("npm", ["run", "--silent", "bot:whatsapp"], {
-      cwd: ROOT,
-      detached: true,
-      env: {
-        ...inherited,
+    bot = await startNpmScript(
+      "bot:whatsapp",
+      {
         WHATSAPP_ACCESS_TOKEN: TOKEN,
         WHATSAPP_APP_SECRET: APP_SECRET,
         WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN,
@@ -40,30 +33,17 @@ describe("npm run bot:whatsapp", () => {
         HOST: "127.0.0.1",
         PORT: "0",
       },
-    });
-    const port = await new Promise<number>((resolve, reject) => {
-      const onData = (b: Buffer): void => {
-        output += b.toString("utf8");
-        // Complete lines only: a chunk may end inside one.
-        for (const line of output.split("\n").slice(0, -1)) {
-          if (!line.startsWith("{")) continue;
-          const entry = JSON.parse(line) as { msg?: string; port?: number };
-          if (entry.msg === "svc WhatsApp bot: webhook listening" && entry.port) resolve(entry.port);
-        }
-      };
-      bot?.stdout?.on("data", onData);
-      bot?.stderr?.on("data", onData);
-      bot?.once("exit", (code) => reject(new Error(`the bot exited (${code}): ${output}`)));
-    });
-    base = `http://127.0.0.1:${port}${PATH}`;
+      (line) => {
+        if (!line.startsWith("{")) return null;
+        const entry = JSON.parse(line) as { msg?: string; port?: number };
+        return entry.msg === "svc WhatsApp bot: webhook listening" && entry.port ? entry.port : null;
+      },
+    );
+    base = `http://127.0.0.1:${bot.port}${PATH}`;
   }, 240_000);
 
   afterAll(async () => {
-    if (bot?.pid !== undefined && bot.exitCode === null) {
-      const exited = new Promise((r) => bot?.once("exit", r));
-      process.kill(-bot.pid, "SIGTERM");
-      await exited;
-    }
+    await bot?.stop();
     await graph?.close();
     rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
@@ -74,7 +54,7 @@ describe("npm run bot:whatsapp", () => {
     const body = JSON.stringify(messagesDelivery([{ id: "wamid.START0", from: "14155550123", body: "hello" }]));
     const unsigned = await fetch(base, { method: "POST", headers: { "content-type": "application/json" }, body });
     expect(unsigned.status).toBe(401);
-    expect(output).toContain('"storage":"pglite:');
+    expect(bot?.output()).toContain('"storage":"pglite:');
   });
 
   it("answers a signed private message through the Graph API", async () => {

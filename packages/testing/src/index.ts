@@ -18,3 +18,4 @@ export { graphRepositoryContract, type GraphFixture } from "./contracts/graph-re
 export { intelStoreContract } from "./contracts/intel-store-contract.js";
 export { startFakeStripe, subscriptionObject, invoiceObject, type FakeStripe } from "./fakes/fake-stripe.js";
 export { histogramSeries, parsePrometheusText, seriesValue, type PromMetrics } from "./prometheus.js";
+export { startNpmScript, type RunningScript } from "./npm-script.js";
