@@ -1,4 +1,3 @@
-import { serve } from "@hono/node-server";
 import { ManualClock } from "@svc/bot-kernel";
 import type { Update } from "grammy/types";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -21,7 +20,6 @@ const GROUP = { id: GROUP_ID, type: "supergroup" as const, title: "Crypto Group"
 describe.each(engines)("support answers reach the Telegram user (%s)", { timeout: 120_000 }, (engine) => {
   let api: TestApi;
   let apiUrl = "";
-  let stopApi: () => Promise<void> = async () => {};
   let operator = "";
   let customer = "";
   let rt: BotRuntime;
@@ -42,12 +40,7 @@ describe.each(engines)("support answers reach the Telegram user (%s)", { timeout
     api = await startTestApi(engine);
     ({ key: operator } = await api.account("pro", "operator"));
     ({ key: customer } = await api.account("pro"));
-    const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-      const s = serve({ fetch: api.app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
-    });
-    const address = server.address();
-    apiUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-    stopApi = () => new Promise<void>((r) => server.close(() => r()));
+    apiUrl = await api.listen();
     fake = await bot.listen(TOKEN);
     const config = parseConfig({ TELEGRAM_BOT_TOKEN: TOKEN, TELEGRAM_API_ROOT: fake.apiRoot, SVC_DATA_DIR: "memory://" });
     rt = await buildContainer(config, { clock, botInfo: BOT_INFO, dataSource: api.runtime.dataSource });
@@ -55,7 +48,6 @@ describe.each(engines)("support answers reach the Telegram user (%s)", { timeout
   afterAll(async () => {
     await rt?.close();
     await fake?.close();
-    await stopApi();
     await api?.close();
   });
 

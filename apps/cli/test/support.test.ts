@@ -1,7 +1,6 @@
 // `svc support list|show|reply` as a real process against the real API served over HTTP on
 // 127.0.0.1 (PGlite, or PostgreSQL with TEST_DATABASE_URL), with tickets opened as the bots
 // open them, the operator's key and a customer's.
-import { serve } from "@hono/node-server";
 import { TypeOrmBotSupportDesk } from "@svc/persistence";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApi, type TestApi } from "@svc/server/testing";
@@ -12,7 +11,6 @@ const engine = process.env.TEST_DATABASE_URL ? "postgres" : "pglite";
 describe.sequential(`svc support against a real API (${engine})`, { timeout: 300_000 }, () => {
   let api: TestApi;
   let url = "";
-  let stop: () => Promise<void> = async () => {};
   let operator = "";
   let customer = "";
   let desk: TypeOrmBotSupportDesk;
@@ -22,18 +20,12 @@ describe.sequential(`svc support against a real API (${engine})`, { timeout: 300
     api = await startTestApi(engine);
     ({ key: operator } = await api.account("pro", "operator"));
     ({ key: customer } = await api.account("pro"));
-    const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-      const s = serve({ fetch: api.app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
-    });
-    const a = server.address();
-    url = `http://127.0.0.1:${typeof a === "object" && a ? a.port : 0}`;
-    stop = () => new Promise<void>((r) => server.close(() => r()));
+    url = await api.listen();
     desk = new TypeOrmBotSupportDesk(api.runtime.dataSource);
     first = (await desk.open({ platform: "telegram", chatId: "-1001234567890", userId: "200", topic: "general", text: "the bot deleted\nmy link to our docs", openedAt: "2026-03-02T09:00:00.000Z" })).id;
     second = (await desk.open({ platform: "discord", chatId: "g-7", userId: "300", topic: "payments", text: "charged twice", openedAt: "2026-03-02T09:05:00.000Z" })).id;
   }, 180_000);
   afterAll(async () => {
-    await stop();
     await api?.close();
   });
 

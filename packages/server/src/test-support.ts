@@ -1,4 +1,6 @@
 import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { serve, type ServerType } from "@hono/node-server";
 import { type Clock } from "@svc/core";
 import { apiKeyHint, formatApiKey, hashApiKey, type AccountRole, type Plan } from "@svc/server-ports";
 import { scratchDatabase } from "@svc/persistence";
@@ -18,6 +20,8 @@ export interface TestApi {
   readonly app: ReturnType<typeof createApp>;
   /** An account with a fresh key on the given plan (a customer unless `role` says operator). */
   account(plan?: Plan, role?: AccountRole): Promise<{ accountId: string; key: string; keyId: string }>;
+  /** Serves the app over HTTP on 127.0.0.1 (a free port; once): its base URL. `close()` stops it. */
+  listen(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -29,6 +33,7 @@ export async function startTestApi(engine: "pglite" | "postgres", env: Record<st
   const runtime = await buildRuntime(config, { logger: pino({ level: "silent" }), ...(options.clock ? { clock: options.clock } : {}) });
   const app = createApp(runtime.services);
   let n = 0;
+  let server: ServerType | null = null;
   return {
     runtime,
     app,
@@ -40,7 +45,14 @@ export async function startTestApi(engine: "pglite" | "postgres", env: Record<st
       const rec = await s.keys.create({ account_id: account.id, key_hash: hashApiKey(key), prefix: apiKeyHint(key) }, now);
       return { accountId: account.id, key, keyId: rec.id };
     },
+    async listen() {
+      const s = (server ??= serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }));
+      if (!s.listening) await new Promise<void>((r) => s.once("listening", () => r()));
+      return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+    },
     async close() {
+      const s = server;
+      if (s) await new Promise<void>((r) => s.close(() => r()));
       await runtime.close();
       await pgDb?.drop();
     },
