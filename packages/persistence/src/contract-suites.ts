@@ -223,7 +223,7 @@ function sqlTamper(ds: DataSource): CheckTamper {
     async setVerdict(accountId: string, checkId: string, change: (v: Verdict) => Verdict): Promise<void> {
       const [row] = (await ds.query(`SELECT verdict FROM checks WHERE account_id = $1 AND id = $2`, [accountId, checkId])) as { verdict: Verdict }[];
       if (!row) throw new Error(`no check ${checkId}`);
-      await ds.query(`UPDATE checks SET verdict = $3::jsonb WHERE account_id = $1 AND id = $2`, [accountId, checkId, JSON.stringify(change(row.verdict))]);
+      await ds.query(`UPDATE checks SET verdict = $3::json WHERE account_id = $1 AND id = $2`, [accountId, checkId, JSON.stringify(change(row.verdict))]);
     },
     async setColumns(accountId, checkId, change): Promise<void> {
       const sets = Object.keys(change).map((c, i) => `${c} = $${i + 3}${c === "created_at" ? "::timestamptz" : ""}`);
@@ -233,8 +233,8 @@ function sqlTamper(ds: DataSource): CheckTamper {
       const c = auditColumnsOf(r);
       await ds.query(
         `UPDATE checks SET created_at = $3::timestamptz, entity_type = $4, entity_value = $5, entity_id = $6, risk_score = $7, risk_level = $8,
-                confidence = $9, channel = $10, actor_key_id = $11, request = $12::jsonb, entity = $13::jsonb, verdict = $14::jsonb,
-                source_outcomes = $15::jsonb, ruleset = $16, data_versions = $17::jsonb, prev_hash = $18, record_hash = $19,
+                confidence = $9, channel = $10, actor_key_id = $11, request = $12::json, entity = $13::json, verdict = $14::json,
+                source_outcomes = $15::json, ruleset = $16, data_versions = $17::json, prev_hash = $18, record_hash = $19,
                 hash_version = $20, hash_key_id = $21, recommended_action = $22, signal_codes = $23
           WHERE account_id = $1 AND id = $2`,
         [accountId, checkId, r.created_at, c.entity_type, c.entity_value, c.entity_id, c.risk_score, c.risk_level, c.confidence, c.channel, c.actor_key_id,

@@ -1,5 +1,5 @@
 import { EventEmitter } from "node:events";
-import type { PGlite, Results } from "@electric-sql/pglite";
+import { parse as pgliteParse, protocol, type PGlite, type Results } from "@electric-sql/pglite";
 
 /** What TypeORM's postgres dialect reads from a `pg` query result. */
 export interface PgLikeResult {
@@ -36,6 +36,16 @@ export class PgliteSession extends EventEmitter {
     if (!cb) return result;
     result.then((r) => cb(null, r), (e: unknown) => cb(e instanceof Error ? e : new Error(String(e))));
     return undefined;
+  }
+
+  /**
+   * A named prepared statement (the hot path's statements, decision 0088): parsed and planned
+   * once per database instance, then each run is one round trip into PGlite (bind, describe,
+   * execute, sync) instead of PGlite's `query`, which parses, plans and describes the text
+   * anew in five. The text must be fixed per name.
+   */
+  prepared(name: string, text: string, params: readonly unknown[]): Promise<PgLikeResult> {
+    return runPrepared(this.db, name, text, params);
   }
 }
 
@@ -132,4 +142,53 @@ async function run(db: PGlite, text: string, params: unknown[] | undefined): Pro
     command: result.command ?? "",
     fields: result.fields,
   };
+}
+
+const { serialize } = protocol;
+/** Statements prepared in each database instance (a reopened instance starts with none): name → text and parameter types. */
+const preparedIn = new WeakMap<PGlite, Map<string, { readonly text: string; readonly types: readonly number[] }>>();
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+async function runPrepared(db: PGlite, name: string, text: string, params: readonly unknown[]): Promise<PgLikeResult> {
+  return db.runExclusive(async () => {
+    let statements = preparedIn.get(db);
+    if (!statements) preparedIn.set(db, (statements = new Map()));
+    let statement = statements.get(name);
+    if (statement === undefined) {
+      // Parse and describe (the parameters' types choose their serialisers); sync ends the
+      // exchange either way, so a statement that does not parse leaves the session usable.
+      const { messages } = await db.execProtocol(concat([serialize.parse({ name, text }), serialize.describe({ type: "S", name }), serialize.sync()]), { syncToFs: false });
+      statement = { text, types: pgliteParse.parseDescribeStatementResults(messages) };
+      statements.set(name, statement);
+    } else if (statement.text !== text) {
+      throw new Error(`prepared statement ${name} was prepared with another text`);
+    }
+    const types = statement.types;
+    const values = params.map((v, i) => {
+      if (v === null || v === undefined) return null;
+      const serialise = db.serializers[types[i] as number];
+      return serialise ? serialise(v) : String(v);
+    });
+    const { messages } = await db.execProtocol(
+      concat([serialize.bind({ statement: name, values }), serialize.describe({ type: "P" }), serialize.execute({}), serialize.sync()]),
+      { syncToFs: false },
+    );
+    await db.syncToFs();
+    const result = pgliteParse.parseResults(messages, db.parsers)[0];
+    return {
+      rows: result?.rows ?? [],
+      rowCount: result?.affectedRows ?? result?.rows.length ?? 0,
+      command: "",
+      fields: result?.fields ?? [],
+    };
+  });
 }

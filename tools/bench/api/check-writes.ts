@@ -58,7 +58,7 @@ async function typeormSaveMany(ds: DataSource, mac: AuditMac, records: readonly 
         hash_key_id: s.hash_key_id, idempotency_key: null, recommended_action: s.verdict.recommended_action, signal_codes: signalCodesOf(s.verdict),
       };
       const base = params.length;
-      tuples.push(`(${COLUMNS.map((c, i) => `$${base + i + 1}${JSON_COLUMNS.has(c) ? "::jsonb" : ""}`).join(", ")})`);
+      tuples.push(`(${COLUMNS.map((c, i) => `$${base + i + 1}${JSON_COLUMNS.has(c) ? "::json" : ""}`).join(", ")})`);
       for (const c of COLUMNS) params.push(JSON_COLUMNS.has(c) ? JSON.stringify(row[c]) : row[c]);
     });
     await m.query(`INSERT INTO checks (${COLUMNS.join(", ")}) VALUES ${tuples.join(", ")}`, params);

@@ -1,11 +1,12 @@
 import { EntitySchema } from "typeorm";
 import type { AuditHashVersion, AuditSourceOutcome, Channel, Confidence, Entity, EntityType, RiskLevel, Signal, Verdict } from "@svc/core";
-import { idText, integer, jsonb, text, timestamptz } from "./columns.js";
+import { idText, integer, json, text, timestamptz } from "./columns.js";
 
 /**
- * One audit record. The record itself lives in the jsonb and key columns; `entity_*`,
- * `risk_*`, `confidence` and `channel` repeat parts of it so history can filter and list
- * without reading the jsonb. `seq` is the record's place in the account's hash chain.
+ * One audit record. The record itself lives in the JSON and key columns (`json`: the text that
+ * was sealed, lz4-compressed where the server has it; decision 0087); `entity_*`, `risk_*`,
+ * `confidence` and `channel` repeat parts of it so history can filter and list without reading
+ * the JSON. `seq` is the record's place in the account's hash chain.
  */
 export interface CheckRow {
   id: string;
@@ -55,13 +56,13 @@ export const CheckEntity = new EntitySchema<CheckRow>({
     confidence: text(),
     channel: text(),
     actor_key_id: text({ nullable: true }),
-    request: jsonb(),
-    entity: jsonb(),
-    verdict: jsonb(),
-    source_outcomes: jsonb(),
+    request: json(),
+    entity: json(),
+    verdict: json(),
+    source_outcomes: json(),
     ruleset: text(),
-    data_versions: jsonb(),
-    signals: jsonb({ nullable: true }),
+    data_versions: json(),
+    signals: json({ nullable: true }),
     prev_hash: text({ nullable: true }),
     record_hash: text(),
     hash_version: integer(),

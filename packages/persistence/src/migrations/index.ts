@@ -21,6 +21,7 @@ import { ProviderCache1795319000000 } from "./1795319000000-provider-cache.js";
 import { CheckExportColumns1795320000000 } from "./1795320000000-check-export-columns.js";
 import { BotSettingsVersion1796100000000 } from "./1796100000000-bot-settings-version.js";
 import { SupportReplies1796100000100 } from "./1796100000100-support-replies.js";
+import { CheckRecordsAsJson1796100000200 } from "./1796100000200-check-records-as-json.js";
 
 /** In order. A new migration is a new class appended here; a released one is never edited. */
 export const MIGRATIONS = [
@@ -47,4 +48,5 @@ export const MIGRATIONS = [
   CheckExportColumns1795320000000,
   BotSettingsVersion1796100000000,
   SupportReplies1796100000100,
+  CheckRecordsAsJson1796100000200,
 ];

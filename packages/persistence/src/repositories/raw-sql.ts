@@ -5,7 +5,7 @@ import { PglitePool, type PgliteSession } from "../pglite-driver.js";
  * One database session borrowed from the pool TypeORM already holds, for statements on a hot
  * path: no query runner, entity metadata or logging per statement. On PostgreSQL each statement
  * is a named prepared statement of the `pg` client (parsed and planned once per connection); on
- * PGlite it is PGlite's extended-protocol `query`. Text must be fixed per name.
+ * PGlite, one prepared in the database instance (decision 0088). Text must be fixed per name.
  */
 export interface RawSession {
   query<R>(name: string, text: string, values: readonly unknown[]): Promise<R[]>;
@@ -47,7 +47,7 @@ export function rawSessions(ds: DataSource): () => Promise<RawSession> {
     if (p instanceof PglitePool) {
       const s = (await p.connect()) as PgliteSession & { release: (err?: unknown) => void };
       return {
-        query: async <R>(_name: string, text: string, values: readonly unknown[]) => (await s.query(text, values as unknown[]))!.rows as R[],
+        query: async <R>(name: string, text: string, values: readonly unknown[]) => (await s.prepared(name, text, values)).rows as R[],
         exec: async (text) => {
           await s.query(text);
         },

@@ -32,7 +32,7 @@ function appendSql(n: number): string {
     const tuples: string[] = [];
     for (let k = 0; k < n; k++) {
       const base = 4 + k * TUPLE_WIDTH;
-      tuples.push(`(${CHECK_COLUMNS.map((c, i) => `$${base + i + 1}${JSON_COLUMNS.has(c) ? "::jsonb" : ""}`).join(", ")})`);
+      tuples.push(`(${CHECK_COLUMNS.map((c, i) => `$${base + i + 1}${JSON_COLUMNS.has(c) ? "::json" : ""}`).join(", ")})`);
     }
     text = `WITH appended AS (INSERT INTO checks (${CHECK_COLUMNS.join(", ")}) VALUES ${tuples.join(", ")})
       UPDATE check_chain_heads SET last_hash = $1, mac = $2, mac_key_id = $3 WHERE account_id = $4`;
@@ -43,7 +43,7 @@ function appendSql(n: number): string {
 
 /** Column types, for the rows of a statement that inserts them from a VALUES list (no target to infer them from). */
 const COLUMN_TYPE: Readonly<Record<string, string>> = { seq: "int", created_at: "timestamptz", risk_score: "int", hash_version: "int" };
-const castOf = (c: string): string => (JSON_COLUMNS.has(c) ? "jsonb" : (COLUMN_TYPE[c] ?? "text"));
+const castOf = (c: string): string => (JSON_COLUMNS.has(c) ? "json" : (COLUMN_TYPE[c] ?? "text"));
 const appendAfterTexts = new Map<number, string>();
 
 /**

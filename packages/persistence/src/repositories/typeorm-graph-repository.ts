@@ -5,7 +5,7 @@ import {
   type NewGraphNode, type NodeEvidence, type Proximity, type RiskLevel, type WalkOptions,
 } from "@svc/core";
 import type { GraphNodeRow } from "../entities/graph.js";
-import { hasRawPool, rawSessions, rawTransaction, type RawSession } from "./raw-sql.js";
+import { hasRawPool, rawQuery, rawSessions, rawTransaction, type RawSession } from "./raw-sql.js";
 import { iso } from "./sql.js";
 
 interface MergedEdge { scope: string; from: string; to: string; relation: string; weight: number; source: string; first: Date; last: Date }
@@ -19,9 +19,12 @@ const byKey = <T>(entries: Iterable<[string, T]>): T[] => [...entries].sort(([a]
  */
 export class TypeOrmGraphRepository implements GraphRepository {
   private readonly session: () => Promise<RawSession>;
+  /** The per-check reads (is an entity linked at all, its neighbours) as prepared statements (decisions 0044, 0088). */
+  private readonly raw: ReturnType<typeof rawQuery>;
 
   constructor(private readonly ds: DataSource, private readonly defaultTrust: number = CONFIRMED_REPORT_TRUST) {
     this.session = rawSessions(ds);
+    this.raw = rawQuery(ds);
   }
 
   async upsertNodes(nodes: readonly NewGraphNode[]): Promise<void> {
@@ -103,7 +106,8 @@ export class TypeOrmGraphRepository implements GraphRepository {
   /** Which of these ids have at least one shared edge (in either direction): one query for many. */
   async withEdges(ids: readonly string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows = (await this.ds.manager.query(
+    const rows = (await this.raw(
+      "svc_graph_with_edges",
       `SELECT q.id FROM unnest($1::text[]) AS q(id)
         WHERE EXISTS (SELECT 1 FROM graph_edges e WHERE e.scope = '' AND e.from_id = q.id)
            OR EXISTS (SELECT 1 FROM graph_edges e WHERE e.scope = '' AND e.to_id = q.id)`,
@@ -119,7 +123,8 @@ export class TypeOrmGraphRepository implements GraphRepository {
    */
   private async adjacency(q: AdjacencyQuery): Promise<AdjacentEdge[]> {
     if (q.ids.length === 0) return [];
-    const rows = (await this.ds.manager.query(
+    const rows = (await this.raw(
+      "svc_graph_adjacency",
       `SELECT a.* FROM unnest($1::text[]) AS f(id) CROSS JOIN unnest($2::text[]) AS s(scope)
        CROSS JOIN LATERAL (
          (SELECT f.id AS src, e.to_id AS next, e.scope, e.from_id, e.to_id, e.relation, e.weight, e.source, e.first_seen, e.last_seen

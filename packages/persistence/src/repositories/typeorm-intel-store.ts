@@ -1,12 +1,18 @@
 import type { DataSource } from "typeorm";
 import { hostAndParents, hostOf, sameAccountAddresses, type Entity, type IntelMatch, type IntelRecord, type IntelStore } from "@svc/core";
 import type { IntelRow } from "../entities/intel.js";
+import { rawQuery } from "./raw-sql.js";
 import { iso } from "./sql.js";
 
 const UPSERT_CHUNK = 1_000;
 
 export class TypeOrmIntelStore implements IntelStore {
-  constructor(private readonly ds: DataSource) {}
+  /** The per-check lookup as a prepared statement on a raw session (decisions 0044, 0088). */
+  private readonly raw: ReturnType<typeof rawQuery>;
+
+  constructor(private readonly ds: DataSource) {
+    this.raw = rawQuery(ds);
+  }
 
   async lookup(entity: Entity): Promise<readonly IntelMatch[]> {
     return (await this.lookupMany([entity]))[0] ?? [];
@@ -17,7 +23,8 @@ export class TypeOrmIntelStore implements IntelStore {
     const perEntity = entities.map(candidatesOf);
     const all = perEntity.flat();
     if (all.length === 0) return entities.map(() => []);
-    const rows = (await this.ds.manager.query(
+    const rows = (await this.raw(
+      "svc_intel_lookup",
       `SELECT i.* FROM intel_records i
          JOIN (SELECT DISTINCT * FROM unnest($1::text[], $2::text[])) AS c(type, value) ON i.type = c.type AND i.value = c.value`,
       [all.map((c) => c.type), all.map((c) => c.value)],

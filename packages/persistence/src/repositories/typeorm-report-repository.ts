@@ -5,10 +5,16 @@ import {
   type ReportRecord, type ReportRepository,
 } from "@svc/core";
 import type { ReportRow } from "../entities/report.js";
+import { rawQuery } from "./raw-sql.js";
 import { iso, isoOrNull, newId } from "./sql.js";
 
 export class TypeOrmReportRepository implements ReportRepository {
-  constructor(private readonly ds: DataSource) {}
+  /** The per-check evidence read as a prepared statement on a raw session (decisions 0044, 0088). */
+  private readonly raw: ReturnType<typeof rawQuery>;
+
+  constructor(private readonly ds: DataSource) {
+    this.raw = rawQuery(ds);
+  }
 
   async file(report: NewReport, now: Date): Promise<FiledReport> {
     // One row per (entity, reporter): a second report replaces the first and is moderated afresh.
@@ -113,7 +119,8 @@ export class TypeOrmReportRepository implements ReportRepository {
     // operator gave its reporter, else what the reporter's record earns (earnedReporterTrust in
     // @svc/core, the same formula); reports with no trust do not count at all.
     // Weight: trust × 0.5^(age in days / half-life); a future date counts as now.
-    const rows = (await this.ds.manager.query(
+    const rows = (await this.raw(
+      "svc_report_evidence",
       `WITH q AS (SELECT * FROM unnest($1::text[], $2::timestamptz[]) WITH ORDINALITY AS q(entity_id, now, ord)),
        counted AS (
          SELECT q.ord, q.now, r.reporter_id, r.category, r.feedback, r.updated_at,
