@@ -111,6 +111,43 @@ describe("PGlite driver (embedded mode, one on-disk database for the file)", () 
     expect(await ds.showMigrations()).toBe(false);
   });
 
+  it("runs named prepared statements: typed parameters and results, an error leaves the session usable, a restart prepares them again", async () => {
+    const pool = (ds.driver as unknown as { master: PglitePool }).master;
+    const prepared = async (name: string, text: string, values: unknown[]) => {
+      const s = await pool.connect();
+      try {
+        return await s.prepared(name, text, values);
+      } finally {
+        s.release();
+      }
+    };
+    const INSERT = `INSERT INTO accounts (id, name, plan, created_at) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[]) RETURNING id, created_at`;
+    const [a, b] = [uniqueId("acc"), uniqueId("acc")];
+    const first = await prepared("test_accounts_insert", INSERT, [[a], ["t"], ["free"], [NOW.toISOString()]]);
+    expect(first.rows).toEqual([{ id: a, created_at: NOW }]);
+    expect(first.rowCount).toBe(1);
+    // The same statement again, then one that fails (duplicate key): an error, and the next statement still runs.
+    await prepared("test_accounts_insert", INSERT, [[b], ["t"], ["free"], [NOW.toISOString()]]);
+    await expect(prepared("test_accounts_insert", INSERT, [[a], ["t"], ["free"], [NOW.toISOString()]])).rejects.toMatchObject({ code: "23505" });
+    await expect(prepared("test_accounts_insert", "SELECT 1", [])).rejects.toThrow(/prepared with another text/);
+    await expect(prepared("test_bad", "SELEC nothing", [])).rejects.toThrow(/syntax error/);
+    const COUNT = `SELECT count(*)::int AS n FROM accounts WHERE id = ANY($1::text[])`;
+    expect((await prepared("test_accounts_count", COUNT, [[a, b]])).rows).toEqual([{ n: 2 }]);
+    // A reopened instance has no prepared statements: they are prepared again on first use.
+    await pool.restart();
+    expect((await prepared("test_accounts_count", COUNT, [[a, b, "nobody"]])).rows).toEqual([{ n: 2 }]);
+    // Inside a transaction: rolled back with it.
+    const s = await pool.connect();
+    try {
+      await s.query("BEGIN");
+      await s.prepared("test_accounts_insert", INSERT, [["acc_rolled_back"], ["t"], ["free"], [NOW.toISOString()]]);
+      await s.query("ROLLBACK");
+    } finally {
+      s.release();
+    }
+    expect((await prepared("test_accounts_count", COUNT, [["acc_rolled_back"]])).rows).toEqual([{ n: 0 }]);
+  });
+
   it("keeps the data across a restart and does not migrate twice", async () => {
     const id = uniqueId("acc");
     await ds.getRepository(AccountEntity).insert(row(id));

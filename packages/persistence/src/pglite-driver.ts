@@ -39,7 +39,7 @@ export class PgliteSession extends EventEmitter {
   }
 
   /**
-   * A named prepared statement (the hot path's statements, decision 0088): parsed and planned
+   * A named prepared statement (the hot path's statements, decision 0094): parsed and planned
    * once per database instance, then each run is one round trip into PGlite (bind, describe,
    * execute, sync) instead of PGlite's `query`, which parses, plans and describes the text
    * anew in five. The text must be fixed per name.

@@ -52,6 +52,16 @@ describe.skipIf(!url)("PostgreSQL (TEST_DATABASE_URL)", () => {
   typeOrmContracts("PostgreSQL", () => ds);
   typeOrmBotContracts("PostgreSQL", () => ds);
 
+  it("stores the audit record's JSON as the sealed text (json), lz4-compressed where the server has lz4", async () => {
+    const [{ lz4 }] = (await ds.query(`SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`)) as { lz4: boolean }[];
+    const columns = (await ds.query(
+      `SELECT attname AS name, format_type(atttypid, atttypmod) AS type, attcompression AS compression FROM pg_attribute
+        WHERE attrelid = 'checks'::regclass AND attname IN ('request', 'entity', 'verdict', 'source_outcomes', 'data_versions', 'signals') ORDER BY attname`,
+    )) as { name: string; type: string; compression: string }[];
+    expect(columns).toHaveLength(6);
+    for (const c of columns) expect(c).toEqual({ name: c.name, type: "json", compression: lz4 ? "l" : "" });
+  });
+
   it("runs the migrations once: a second DataSource finds nothing to do and no schema drift", async () => {
     expect(await other.showMigrations()).toBe(false);
     expect((await ds.driver.createSchemaBuilder().log()).upQueries).toEqual([]);

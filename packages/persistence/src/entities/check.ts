@@ -4,7 +4,7 @@ import { idText, integer, json, text, timestamptz } from "./columns.js";
 
 /**
  * One audit record. The record itself lives in the JSON and key columns (`json`: the text that
- * was sealed, lz4-compressed where the server has it; decision 0087); `entity_*`, `risk_*`,
+ * was sealed, lz4-compressed where the server has it; decision 0093); `entity_*`, `risk_*`,
  * `confidence` and `channel` repeat parts of it so history can filter and list without reading
  * the JSON. `seq` is the record's place in the account's hash chain.
  */

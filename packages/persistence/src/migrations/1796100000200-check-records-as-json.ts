@@ -5,7 +5,7 @@ const RECORD_COLUMNS = ["request", "entity", "verdict", "source_outcomes", "data
 /**
  * The audit record's JSON columns of `checks` are stored as the text that was sealed (`json`),
  * not re-parsed into `jsonb` on every insert, and compressed with lz4 where the server has it
- * (pglz otherwise): the insert of a check costs the database about half the CPU (decision 0087).
+ * (pglz otherwise): the insert of a check costs the database about half the CPU (decision 0093).
  * Nothing queries inside these columns on the hot path; `->` and `->>` work on `json` as on `jsonb`.
  * The type change rewrites the table: on a large audit trail, run it in a maintenance window.
  */

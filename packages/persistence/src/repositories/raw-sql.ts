@@ -5,7 +5,7 @@ import { PglitePool, type PgliteSession } from "../pglite-driver.js";
  * One database session borrowed from the pool TypeORM already holds, for statements on a hot
  * path: no query runner, entity metadata or logging per statement. On PostgreSQL each statement
  * is a named prepared statement of the `pg` client (parsed and planned once per connection); on
- * PGlite, one prepared in the database instance (decision 0088). Text must be fixed per name.
+ * PGlite, one prepared in the database instance (decision 0094). Text must be fixed per name.
  */
 export interface RawSession {
   query<R>(name: string, text: string, values: readonly unknown[]): Promise<R[]>;

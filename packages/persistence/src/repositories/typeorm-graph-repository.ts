@@ -19,7 +19,7 @@ const byKey = <T>(entries: Iterable<[string, T]>): T[] => [...entries].sort(([a]
  */
 export class TypeOrmGraphRepository implements GraphRepository {
   private readonly session: () => Promise<RawSession>;
-  /** The per-check reads (is an entity linked at all, its neighbours) as prepared statements (decisions 0044, 0088). */
+  /** The per-check reads (is an entity linked at all, its neighbours) as prepared statements (decisions 0044, 0094). */
   private readonly raw: ReturnType<typeof rawQuery>;
 
   constructor(private readonly ds: DataSource, private readonly defaultTrust: number = CONFIRMED_REPORT_TRUST) {

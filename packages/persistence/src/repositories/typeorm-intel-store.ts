@@ -7,7 +7,7 @@ import { iso } from "./sql.js";
 const UPSERT_CHUNK = 1_000;
 
 export class TypeOrmIntelStore implements IntelStore {
-  /** The per-check lookup as a prepared statement on a raw session (decisions 0044, 0088). */
+  /** The per-check lookup as a prepared statement on a raw session (decisions 0044, 0094). */
   private readonly raw: ReturnType<typeof rawQuery>;
 
   constructor(private readonly ds: DataSource) {

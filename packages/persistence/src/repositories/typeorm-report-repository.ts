@@ -9,7 +9,7 @@ import { rawQuery } from "./raw-sql.js";
 import { iso, isoOrNull, newId } from "./sql.js";
 
 export class TypeOrmReportRepository implements ReportRepository {
-  /** The per-check evidence read as a prepared statement on a raw session (decisions 0044, 0088). */
+  /** The per-check evidence read as a prepared statement on a raw session (decisions 0044, 0094). */
   private readonly raw: ReturnType<typeof rawQuery>;
 
   constructor(private readonly ds: DataSource) {
