@@ -38,5 +38,8 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
 USER 10001:10001
 # 8080: the API (and the bots' webhooks); 9464: SVC_METRICS_PORT of the worker and the bots.
 EXPOSE 8080 9464
+# A young generation of up to 2 × 32 MB instead of V8's 2 × 16 MB: half the garbage-collection
+# time under load, no change at idle (decision 0095). Every process of the image.
+ENV NODE_OPTIONS="--max-semi-space-size=32"
 ENTRYPOINT ["node"]
 CMD ["apps/api/dist/main.js"]

@@ -128,6 +128,13 @@ describe("Dockerfile", () => {
     expectEntry((JSON.parse(cmd?.slice(4) ?? "[]") as string[])[0] as string);
   });
 
+  it("gives every process the V8 heap flags `npm start` gives the API (decision 0095)", () => {
+    const start = (JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts.start ?? "";
+    const flags = /^node ((?:--[\w-]+=\S+ )*)apps\/api\/dist\/main\.js$/.exec(start)?.[1]?.trim();
+    expect(flags).toMatch(/--max-semi-space-size=\d+/);
+    expect(runtime?.lines).toContain(`ENV NODE_OPTIONS="${flags}"`);
+  });
+
   it(".dockerignore keeps installed, built and local files out of the context", () => {
     const ignored = read(".dockerignore").split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#"));
     for (const p of [".git", "**/node_modules", "**/dist", ".svc", "**/.env"]) expect(ignored).toContain(p);

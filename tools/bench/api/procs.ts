@@ -29,6 +29,9 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** The V8 flags `npm start` and the container image give the API (package.json, Dockerfile). */
+export const NODE_FLAGS = ["--max-semi-space-size=32"];
+
 /**
  * `node [--cpu-prof …] <script>` in its own process on 127.0.0.1, with `env` on top of ours;
  * resolves once GET /healthz answers 200. A compiled `.js` script runs as it is (as production
@@ -36,7 +39,8 @@ export async function freePort(): Promise<number> {
  */
 export async function startServer(script: string, env: Record<string, string>, options: { cpuProfDir?: string; startTimeoutMs?: number } = {}): Promise<Server> {
   const port = await freePort();
-  const args = [...(options.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`] : []), ...(/\.[cm]?ts$/.test(script) ? ["--import", "tsx"] : []), script];
+  // V8's flags as `npm start` and the image run the API (decision 0095); the baseline gets the same.
+  const args = [...NODE_FLAGS, ...(options.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`] : []), ...(/\.[cm]?ts$/.test(script) ? ["--import", "tsx"] : []), script];
   const spawnedAt = performance.now();
   const proc = spawn(process.execPath, args, {
     // Server mode needs an audit key (replicas share it); harmless on the embedded default.
