@@ -10,6 +10,7 @@
  * Exit status 0 on PASS, 1 on FAIL.
  */
 import { parseArgs } from "node:util";
+import { build } from "../build.mjs";
 import { databaseOutage } from "./database-outage.js";
 
 const { positionals, values } = parseArgs({
@@ -20,6 +21,8 @@ const scenario = positionals[0];
 const num = (v: string | undefined, d: number) => (v === undefined ? d : Number(v));
 
 async function main(): Promise<boolean> {
+  // The scenarios run the compiled apps, as production does.
+  await build({ quiet: true });
   switch (scenario) {
     case "restart":
       return (await databaseOutage({ mode: "restart", downSeconds: num(values.down, 10), concurrency: num(values.concurrency, 8) })).ok;

@@ -3,10 +3,10 @@
  * requests sent open-loop at a fixed rate (screen 70 %, batch of 10 10 %, history 10 %, report
  * 5 %, async 4 %, CSV export 1 %). Every 5 s: the API's RSS, the database's connection count.
  * Figures: error rate, p50/p99 per kind, RSS trend over the last half (MB/min, least squares),
- * connections at the end of the run vs. its middle. PASS: 0 errors, p99 of screen within the budget (50 ms unless given),
+ * connections at the end of the run vs. the most its first half held. PASS: 0 errors, p99 of screen within the budget (50 ms unless given),
  * RSS growth over the last half ≤ 2 MB/min, connections bounded.
  */
-import { freshDatabase, spawnTs } from "../bench/async/support.js";
+import { freshDatabase, spawnApp } from "../bench/async/support.js";
 import { line, percentile, request, rssMb, sleep, slope, SOAK_AUDIT_KEY, startApi, stopApi } from "./support.js";
 import { openDataSource } from "@svc/persistence";
 
@@ -25,7 +25,7 @@ const WEIGHTS: [Kind, number][] = [["screen", 70], ["batch", 10], ["history", 10
 export async function soakMix(o: MixOptions): Promise<{ ok: boolean }> {
   const db = await freshDatabase("svc_soak_mix");
   const api = await startApi({ url: db.url });
-  const worker = spawnTs("apps/worker/src/main.ts", { DATABASE_URL: db.url, SVC_AUDIT_KEY: SOAK_AUDIT_KEY, SVC_WEBHOOK_ALLOWED_CIDRS: "127.0.0.1/32", LOG_LEVEL: "warn" });
+  const worker = spawnApp("worker", { DATABASE_URL: db.url, SVC_AUDIT_KEY: SOAK_AUDIT_KEY, SVC_WEBHOOK_ALLOWED_CIDRS: "127.0.0.1/32", LOG_LEVEL: "warn" });
   const probe = await openDataSource({ url: db.url, poolSize: 1 });
   try {
     const dbName = new URL(db.url).pathname.slice(1);
@@ -76,11 +76,14 @@ export async function soakMix(o: MixOptions): Promise<{ ok: boolean }> {
     const rssTrend = slope(lastHalf.map((s) => [s.t, s.rss]));
     const maxConns = Math.max(...samples.map((s) => s.conns));
     const midConns = lastHalf[0]?.conns ?? NaN;
+    // Pools open connections as load needs them, up to their sizes, within the first minutes; a
+    // leak goes on growing. So: the end of the run may not hold more than the first half reached.
+    const firstHalfMax = Math.max(...samples.filter((s) => s.t < o.minutes / 2).map((s) => s.conns));
     const endConns = samples.at(-1)?.conns ?? NaN;
     const errorCount = [...errors.values()].reduce((a, b) => a + b, 0);
     const screenP99 = percentile(lat.get("screen") ?? [], 99);
     const budget = o.p99BudgetMs ?? 50;
-    const ok = errorCount === 0 && screenP99 <= budget && rssTrend <= 2 && endConns <= midConns + 2;
+    const ok = errorCount === 0 && screenP99 <= budget && rssTrend <= 2 && endConns <= firstHalfMax + 2;
     if (!o.quiet) {
       line("run", `${o.minutes} min at ${o.rate} req/s offered; ${answered} answered (${(answered / (o.minutes * 60)).toFixed(0)}/s)`);
       line("errors", `${errorCount} (${((100 * errorCount) / Math.max(1, answered)).toFixed(3)} %) ${JSON.stringify(Object.fromEntries(errors))}`);
@@ -88,6 +91,7 @@ export async function soakMix(o: MixOptions): Promise<{ ok: boolean }> {
       line("API RSS first / mid / last (MB)", `${samples[0]?.rss.toFixed(0)} / ${lastHalf[0]?.rss.toFixed(0)} / ${samples.at(-1)?.rss.toFixed(0)}`);
       line("API RSS trend over the last half", `${rssTrend.toFixed(2)} MB/min (limit 2)`);
       line("database connections mid / end / max", `${midConns} / ${endConns} / ${maxConns} (API pool 10, worker, probe 1)`);
+      line("connections at the end vs. first half's most", `${endConns} vs. ${firstHalfMax} (limit: at most 2 more)`);
       line("result", ok ? `PASS (screen p99 ≤ ${budget} ms)` : `FAIL (screen p99 budget ${budget} ms)`);
     }
     return { ok };

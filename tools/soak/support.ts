@@ -11,7 +11,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { apiKeyFromSecret } from "@svc/server-ports";
-import { sleep, spawnTs, type Child } from "../bench/async/support.js";
+import { sleep, spawnApp, type Child } from "../bench/async/support.js";
 
 export { sleep };
 export const SOAK_AUDIT_KEY = "the soak scenarios' audit key, 32+ characters";
@@ -131,12 +131,12 @@ export interface Api extends Child {
   readonly pid: number;
 }
 
-/** The API (`apps/api/src/main.ts`) as its own process on PostgreSQL (`url`) or PGlite (`dataDir`). */
+/** The compiled API (`apps/api/dist/main.js`) as its own process on PostgreSQL (`url`) or PGlite (`dataDir`). */
 export async function startApi(db: { url: string } | { dataDir: string }, extraEnv: Record<string, string> = {}): Promise<Api> {
   const env: Record<string, string> = { PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info", SVC_BOOTSTRAP_KEY: SOAK_BOOTSTRAP_SECRET, SVC_AUDIT_KEY: SOAK_AUDIT_KEY, SVC_WEBHOOK_ALLOWED_CIDRS: "127.0.0.1/32", ...extraEnv };
   if ("url" in db) env.DATABASE_URL = db.url;
   else env.SVC_DATA_DIR = db.dataDir;
-  const c = spawnTs("apps/api/src/main.ts", env);
+  const c = spawnApp("api", env);
   await c.ready("svc API listening", 180_000);
   const m = /"port":(\d+),[^\n]*"svc API listening"/.exec(c.output());
   if (!m) throw new Error(`no port in: ${c.output()}`);

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { randomIds, systemClock } from "@svc/core";
 import { createCheckQueues, PgBossJobQueue, TypeOrmAsyncJobStore } from "@svc/jobs";
 import { HmacAuditKeyring, openDataSource, TypeOrmCheckRepository } from "@svc/persistence";
-import { freshDatabase, sleep, spawnTs } from "../bench/async/support.js";
+import { freshDatabase, sleep, spawnApp } from "../bench/async/support.js";
 import { line, SOAK_AUDIT_KEY } from "./support.js";
 
 export interface WorkerKillOptions {
@@ -81,12 +81,12 @@ export async function workerKill(o: WorkerKillOptions): Promise<WorkerKillResult
   const jobs: string[] = [];
   const killed = new Set<string>();
   const t0 = Date.now();
-  const finishers: ReturnType<typeof spawnTs>[] = [];
+  const finishers: ReturnType<typeof spawnApp>[] = [];
   try {
     for (let k = 0; k < o.kills; k++) {
       const before = new Map(((await ds.query(`SELECT id, attempts FROM async_jobs WHERE id = ANY($1)`, [jobs])) as { id: string; attempts: number }[]).map((r) => [r.id, r.attempts]));
       // A pause between taking a batch and screening it widens the window a kill lands in.
-      const w = spawnTs("apps/worker/src/main.ts", { ...env, SVC_WORKER_PAUSE_MS: String(300 + Math.floor(Math.random() * 700)) });
+      const w = spawnApp("worker", { ...env, SVC_WORKER_PAUSE_MS: String(300 + Math.floor(Math.random() * 700)) });
       try {
         await w.ready("svc worker started");
         const round: string[] = [];
@@ -111,7 +111,7 @@ export async function workerKill(o: WorkerKillOptions): Promise<WorkerKillResult
       if (!o.quiet) process.stdout.write(`\rkill ${k + 1}/${o.kills}: ${killed.size} job(s) killed mid-run so far   `);
     }
     if (!o.quiet) console.log();
-    for (let i = 0; i < (o.finishers ?? 2); i++) finishers.push(spawnTs("apps/worker/src/main.ts", env));
+    for (let i = 0; i < (o.finishers ?? 2); i++) finishers.push(spawnApp("worker", env));
     await Promise.all(finishers.map((f) => f.ready("svc worker started")));
     const deadline = Date.now() + 120_000;
     for (;;) {

@@ -53,7 +53,7 @@ describe.skipIf(!url)("PostgreSQL (TEST_DATABASE_URL)", () => {
   typeOrmBotContracts("PostgreSQL", () => ds);
 
   it("stores the audit record's JSON as the sealed text (json), lz4-compressed where the server has lz4", async () => {
-    const [{ lz4 }] = (await ds.query(`SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`)) as { lz4: boolean }[];
+    const lz4 = ((await ds.query(`SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`)) as { lz4: boolean }[])[0]?.lz4 === true;
     const columns = (await ds.query(
       `SELECT attname AS name, format_type(atttypid, atttypmod) AS type, attcompression AS compression FROM pg_attribute
         WHERE attrelid = 'checks'::regclass AND attname IN ('request', 'entity', 'verdict', 'source_outcomes', 'data_versions', 'signals') ORDER BY attname`,

@@ -10,7 +10,8 @@ import { randomIds, systemClock } from "@svc/core";
 import { createCheckQueues, PgBossJobQueue, TypeOrmAsyncJobStore, TypeOrmWebhookSecretStore } from "@svc/jobs";
 import { HmacAuditKeyring, openDataSource, TypeOrmCheckRepository } from "@svc/persistence";
 import { Webhook } from "standardwebhooks";
-import { freshDatabase, sleep, spawnTs, startReceiver } from "./support.js";
+import { build } from "../../build.mjs";
+import { freshDatabase, sleep, spawnApp, startReceiver } from "./support.js";
 
 const BENCH_AUDIT_KEY = "the benchmarks' audit key, 32+ characters";
 
@@ -18,6 +19,7 @@ const [kills = 50, perRound = 8, lease = 2] = process.argv.slice(2).map(Number);
 const ENTITIES = ["paypa1.com", "example.com", "g00gle-login.net", "micros0ft-support.com", "user@gmail.com", "+14155552671", "shop.example.org", "https://secure-paypal.com.verify-account.info/login"];
 
 async function main(): Promise<void> {
+  await build({ quiet: true }); // the apps run compiled, as in production
   const db = await freshDatabase("svc_kill");
   const receiver = await startReceiver(1);
   const ds = await openDataSource({ url: db.url });
@@ -35,7 +37,7 @@ async function main(): Promise<void> {
       // A pause between taking a batch and screening it widens the window a kill lands in.
       // Jobs still "running" from the previous kill do not count: wait for a run this worker started.
       const before = new Map(((await ds.query(`SELECT id, attempts FROM async_jobs WHERE id = ANY($1)`, [jobs])) as { id: string; attempts: number }[]).map((r) => [r.id, r.attempts]));
-      const w = spawnTs("apps/worker/src/main.ts", { ...env, SVC_WORKER_PAUSE_MS: String(300 + Math.floor(Math.random() * 700)) });
+      const w = spawnApp("worker", { ...env, SVC_WORKER_PAUSE_MS: String(300 + Math.floor(Math.random() * 700)) });
       await w.ready("svc worker started");
       const round: string[] = [];
       for (let i = 0; i < perRound; i++) {
@@ -58,7 +60,7 @@ async function main(): Promise<void> {
       process.stdout.write(`\rkill ${k + 1}/${kills}: ${running.length} job(s) mid-run   `);
     }
     console.log();
-    const finishers = [spawnTs("apps/worker/src/main.ts", env), spawnTs("apps/worker/src/main.ts", env)];
+    const finishers = [spawnApp("worker", env), spawnApp("worker", env)];
     await Promise.all(finishers.map((f) => f.ready("svc worker started")));
     const deadline = Date.now() + 180_000;
     for (;;) {

@@ -16,12 +16,14 @@ import { systemClock } from "@svc/core";
 import { apiKeyHint, formatApiKey, hashApiKey } from "@svc/server-ports";
 import { openDataSource, TypeOrmAccountRepository, TypeOrmApiKeyRepository } from "@svc/persistence";
 import { Webhook } from "standardwebhooks";
-import { cpuSeconds, freshDatabase, percentile, postgresCpuSeconds, sleep, spawnTs, startReceiver, type Child } from "./support.js";
+import { build } from "../../build.mjs";
+import { cpuSeconds, freshDatabase, percentile, postgresCpuSeconds, sleep, spawnApp, startReceiver, type Child } from "./support.js";
 
 const [rate = 1000, seconds = 20, apis = 1, workers = 2] = process.argv.slice(2).map(Number);
 const ENTITIES = ["paypa1.com", "example.com", "g00gle-login.net", "https://secure-paypal.com.verify-account.info/login", "shop.example.org", "micros0ft-support.com", "user@gmail.com", "+14155552671"];
 
 async function main(): Promise<void> {
+  await build({ quiet: true }); // the apps run compiled, as in production
   const db = await freshDatabase();
   const children: Child[] = [];
   const receiver = await startReceiver();
@@ -47,7 +49,7 @@ async function main(): Promise<void> {
       const port = 18_500 + i;
       ports.push(port);
       // LOG_LEVEL=warn: no log line per request (readiness is polled instead).
-      const api = spawnTs("apps/api/src/main.ts", { ...common, PORT: String(port), HOST: "127.0.0.1" });
+      const api = spawnApp("api", { ...common, PORT: String(port), HOST: "127.0.0.1" });
       children.push(api);
       const end = Date.now() + 120_000;
       while (!(await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false))) {
@@ -56,7 +58,7 @@ async function main(): Promise<void> {
       }
     }
     for (let i = 0; i < workers; i++) {
-      const w = spawnTs("apps/worker/src/main.ts", { ...common, LOG_LEVEL: "info" });
+      const w = spawnApp("worker", { ...common, LOG_LEVEL: "info" });
       children.push(w);
       await w.ready("svc worker started");
     }
