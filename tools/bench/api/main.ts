@@ -61,7 +61,10 @@ const WALK_CAP_S = 45;
 const EXPORT_CAP_S = 60;
 const BOOTSTRAP = "svc-benchmark-bootstrap-secret-0000000000";
 
-const TARGETS = { checksPerSec: 5_000, ratio: 0.25, p99Ms: 25, batchP50Ms: 20, walkP99Ms: 50, exportRowsPerSec: 100_000, exportRssMb: 200 };
+// Issue targets: POST /v1/screen on PostgreSQL ≥ 0.15× the bare server (goal 0.25×), p99 ≤ 50 ms at
+// 50 connections; batch of 100 p50 ≤ 25 ms; PGlite ≥ 1,000 checks/s; export ≥ 100,000 rows/s in
+// ≤ 200 MB. checksPerSec is the absolute rate that sets the CPU budget per check shown beside them.
+const TARGETS = { checksPerSec: 5_000, ratio: 0.15, ratioGoal: 0.25, p99Ms: 50, batchP50Ms: 25, pgliteChecksPerSec: 1_000, walkP99Ms: 50, exportRowsPerSec: 100_000, exportRssMb: 200 };
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const repo = join(here, "..", "..", "..");
@@ -380,7 +383,7 @@ async function main(): Promise<void> {
       printStatements(statementsBefore, statementsAfter, checks);
       const ratio = baseline ? r.reqPerSec / baseline.reqPerSec : Number.NaN;
       rows.push({ what: "PostgreSQL: POST /v1/screen checks/s", value: fmt(r.ok / r.seconds), target: `≥ ${fmt(TARGETS.checksPerSec)}`, vsTarget: (r.ok / r.seconds / TARGETS.checksPerSec).toFixed(2), met: verdict(r.ok / r.seconds >= TARGETS.checksPerSec), ...(baseline ? { vsBaseline: ratio.toFixed(3) } : {}) });
-      rows.push({ what: "PostgreSQL: ratio to baseline", value: baseline ? ratio.toFixed(3) : "n/a", target: `≥ ${TARGETS.ratio}`, vsTarget: baseline ? (ratio / TARGETS.ratio).toFixed(2) : "n/a", met: baseline ? verdict(ratio >= TARGETS.ratio) : "n/a" });
+      rows.push({ what: "PostgreSQL: ratio to baseline", value: baseline ? ratio.toFixed(3) : "n/a", target: `≥ ${TARGETS.ratio} (goal ${TARGETS.ratioGoal})`, vsTarget: baseline ? (ratio / TARGETS.ratio).toFixed(2) : "n/a", met: baseline ? verdict(ratio >= TARGETS.ratio) : "n/a" });
       rows.push({ what: "PostgreSQL: latency p50 / p99 ms", value: `${r.p50} / ${r.p99}`, target: `p99 ≤ ${TARGETS.p99Ms}`, vsTarget: (r.p99 / TARGETS.p99Ms).toFixed(2), met: verdict(r.p99 <= TARGETS.p99Ms) });
       // Independent of other load on the machine: at 5,000 checks/s, 2 cores leave 0.4 ms of CPU per check for everything.
       const cpuPerCheck = ((r.cpu.server + r.cpu.postgres + r.cpu.bench) * 1000) / Math.max(1, r.reqPerSec);
@@ -434,7 +437,7 @@ async function main(): Promise<void> {
     describeLoad("POST /v1/screen on PGlite", r, baseline);
     const audit = auditLine("PGlite", counts.rows, counts.found, warm, r);
     log(audit.text);
-    rows.push({ what: "PGlite: POST /v1/screen checks/s", value: fmt(r.ok / r.seconds), target: "—", vsTarget: "", met: "", ...(baseline ? { vsBaseline: (r.reqPerSec / baseline.reqPerSec).toFixed(3) } : {}) });
+    rows.push({ what: "PGlite: POST /v1/screen checks/s", value: fmt(r.ok / r.seconds), target: `≥ ${fmt(TARGETS.pgliteChecksPerSec)}`, vsTarget: (r.ok / r.seconds / TARGETS.pgliteChecksPerSec).toFixed(2), met: verdict(r.ok / r.seconds >= TARGETS.pgliteChecksPerSec), ...(baseline ? { vsBaseline: (r.reqPerSec / baseline.reqPerSec).toFixed(3) } : {}) });
     rows.push({ what: "PGlite: latency p50 / p99 ms", value: `${r.p50} / ${r.p99}`, target: "—", vsTarget: "", met: "" });
     rows.push({ what: "PGlite: non-2xx / errors; audit rows", value: `${fmt(r.non2xx)} / ${r.errors}; ${fmt(counts.found)} of ${fmt(warm.ok + r.ok)}`, target: "0; all", vsTarget: "", met: verdict(r.non2xx === 0 && r.errors === 0 && audit.ok) });
   }
