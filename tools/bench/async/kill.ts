@@ -11,9 +11,8 @@ import { createCheckQueues, PgBossJobQueue, TypeOrmAsyncJobStore, TypeOrmWebhook
 import { HmacAuditKeyring, openDataSource, TypeOrmCheckRepository } from "@svc/persistence";
 import { Webhook } from "standardwebhooks";
 import { build } from "../../build.mjs";
-import { freshDatabase, sleep, spawnApp, startReceiver } from "./support.js";
+import { BENCH_AUDIT_KEY, freshDatabase, sleep, spawnApp, startReceiver } from "./support.js";
 
-const BENCH_AUDIT_KEY = "the benchmarks' audit key, 32+ characters";
 
 const [kills = 50, perRound = 8, lease = 2] = process.argv.slice(2).map(Number);
 const ENTITIES = ["paypa1.com", "example.com", "g00gle-login.net", "micros0ft-support.com", "user@gmail.com", "+14155552671", "shop.example.org", "https://secure-paypal.com.verify-account.info/login"];

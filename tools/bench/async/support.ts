@@ -8,6 +8,8 @@ import { NODE_FLAGS } from "../api/procs.js";
 
 export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 export const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+/** The audit key every API and worker of a benchmark seals records with (server mode requires one). */
+export const BENCH_AUDIT_KEY = "the benchmarks' audit key, 32+ characters";
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A throw-away database next to ADMIN_URL. */
