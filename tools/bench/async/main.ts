@@ -142,7 +142,7 @@ async function main(): Promise<void> {
     const c = new pgc.Client({ connectionString: db.url });
     await c.connect();
     const secrets = new Map((await c.query<{ account_id: string; secret: string }>(`SELECT account_id, secret FROM webhook_secrets`)).rows.map((r) => [r.account_id, r.secret]));
-    const dupes = (await c.query<{ n: string }>(`SELECT count(*) - count(DISTINCT job_id) AS n FROM webhook_messages`)).rows[0]?.n;
+    const dupes = Number((await c.query<{ n: string }>(`SELECT count(*) - count(DISTINCT job_id) AS n FROM webhook_messages`)).rows[0]?.n ?? "0");
     if (process.env.BENCH_STATS) {
       const t = await c.query(`SELECT schemaname || '.' || relname AS t, seq_scan, seq_tup_read, idx_scan, n_tup_ins, n_tup_upd, n_tup_hot_upd, n_tup_del FROM pg_stat_user_tables WHERE seq_scan + coalesce(idx_scan, 0) > 0 ORDER BY seq_tup_read DESC LIMIT 20`);
       console.table(t.rows);
