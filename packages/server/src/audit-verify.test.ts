@@ -45,7 +45,7 @@ describe.each(engines)("GET /v1/audit/verify on %s", (engine) => {
     ["entity_value", `entity_value = 'harmless.example'`],
     ["risk_score", `risk_score = 0`],
     ["risk_level", `risk_level = 'low'`],
-    ["signals", `verdict = jsonb_set(verdict, '{signals}', '[]'::jsonb)`],
+    ["signals", `verdict = jsonb_set(verdict::jsonb, '{signals}', '[]'::jsonb)`],
     ["created_at", `created_at = created_at - interval '1 day'`],
   ] as const) {
     it(`names exactly the record whose ${column} was edited in the database`, async () => {

@@ -216,7 +216,7 @@ export async function seedAuditRows(url: string, templateAccountIds: readonly st
                             recommended_action, signal_codes, hash_version, hash_key_id)
         SELECT s.sid, $1, s.g, s.at, 'domain', s.v, 'domain:' || s.v, s.risk_score, s.risk_level, s.confidence,
                'api', $2, jsonb_build_object('entity_value', s.v),
-               s.entity || jsonb_build_object('value', s.v, 'input', s.v, 'id', 'domain:' || s.v),
+               s.entity::jsonb || jsonb_build_object('value', s.v, 'input', s.v, 'id', 'domain:' || s.v),
                s.verdict, s.source_outcomes, s.ruleset, s.data_versions,
                CASE WHEN s.g = 1 THEN NULL ELSE md5('r' || (s.g - 1)) || md5('s' || (s.g - 1)) END,
                md5('r' || s.g) || md5('s' || s.g),
