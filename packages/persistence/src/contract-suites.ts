@@ -5,7 +5,7 @@ import {
   anAuditRecord, uniqueId, accountRepositoryContract, apiKeyRepositoryContract, checkRepositoryContract, graphRepositoryContract,
   idempotencyStoreContract, intelStoreContract, reportRepositoryContract, usageCounterContract, type CheckTamper, type GraphFixture,
 } from "@svc/testing";
-import { auditColumnsOf, signalCodesOf, splitEntityId, type AuditRecord, type Verdict } from "@svc/core";
+import { auditColumnsOf, canonicalJson, signalCodesOf, splitEntityId, type AuditRecord, type Verdict } from "@svc/core";
 import { HmacAuditKeyring } from "./audit-keys.js";
 import { TypeOrmAccountRepository } from "./repositories/typeorm-account-repository.js";
 import { TypeOrmApiKeyRepository } from "./repositories/typeorm-api-key-repository.js";
@@ -59,6 +59,30 @@ function exportColumns(engine: string, ds: () => DataSource, keys: HmacAuditKeyr
       const many = await repo.saveMany([scored(account, 2), scored(account, 3)]);
       const rows = (await ds().query(`SELECT id, recommended_action, signal_codes FROM checks WHERE account_id = $1 ORDER BY seq`, [account])) as { id: string; recommended_action: string; signal_codes: string }[];
       expect(rows).toEqual([one, ...many].map((r) => ({ id: r.id, recommended_action: "block", signal_codes: "domain.lookalike_brand;domain.suspicious_tld" })));
+    });
+
+    it("stores a record's signals once when they are its verdict's, and in full when they differ; both read back as sealed", async () => {
+      const repo = new TypeOrmCheckRepository(ds(), keys);
+      const account = uniqueId("acc");
+      const same = scored(account, 1);
+      const sameRecord = { ...same, signals: same.verdict.signals };
+      const copied = scored(account, 2);
+      const copiedRecord = { ...copied, signals: copied.verdict.signals.map((x) => ({ ...x })) };
+      const differs = scored(account, 3);
+      // An allowlisted verdict lists fewer reasons than the record's signals.
+      const differsRecord = { ...differs, verdict: { ...differs.verdict, signals: differs.verdict.signals.slice(0, 1) }, signals: differs.verdict.signals };
+      const saved = await repo.saveMany([sameRecord, copiedRecord, differsRecord]);
+      const stored = (await ds().query(`SELECT id, signals::text AS signals FROM checks WHERE account_id = $1 ORDER BY seq`, [account])) as { id: string; signals: string }[];
+      expect(stored.map((r) => r.signals)).toEqual(['"verdict.signals"', '"verdict.signals"', canonicalJson(differsRecord.signals)]);
+      for (const [i, r] of saved.entries()) {
+        const back = await repo.get(account, r.id);
+        expect(back?.signals).toEqual([sameRecord, copiedRecord, differsRecord][i]?.signals);
+        expect(back?.verdict.signals).toEqual([sameRecord, copiedRecord, differsRecord][i]?.verdict.signals);
+      }
+      expect(await repo.verifyChain(account)).toMatchObject({ ok: true, checked: 3 });
+      // The verdict's signals are also the record's: editing them is caught once, at that record.
+      await ds().query(`UPDATE checks SET verdict = jsonb_set(verdict::jsonb, '{signals,0,points}', '1'::jsonb) WHERE account_id = $1 AND id = $2`, [account, saved[0]?.id]);
+      expect(await repo.verifyChain(account)).toMatchObject({ ok: false, first_bad: { id: saved[0]?.id, reason: "hash_mismatch" } });
     });
 
     for (const [column, value] of [["recommended_action", "allow"], ["signal_codes", ""]] as const) {

@@ -8,6 +8,9 @@ import { idText, integer, json, text, timestamptz } from "./columns.js";
  * `confidence` and `channel` repeat parts of it so history can filter and list without reading
  * the JSON. `seq` is the record's place in the account's hash chain.
  */
+/** `checks.signals` for a record whose signals are its verdict's (decision 0096): a JSON string, never an array. */
+export const SIGNALS_OF_VERDICT = "verdict.signals";
+
 export interface CheckRow {
   id: string;
   account_id: string;
@@ -27,8 +30,11 @@ export interface CheckRow {
   source_outcomes: AuditSourceOutcome[];
   ruleset: string;
   data_versions: Record<string, string>;
-  /** Every signal of the check, zero-point ones included; null for records stored before the column. */
-  signals: Signal[] | null;
+  /**
+   * Every signal of the check, zero-point ones included; SIGNALS_OF_VERDICT when they are the
+   * verdict's own signals (stored once, in the verdict); null for records stored before the column.
+   */
+  signals: Signal[] | typeof SIGNALS_OF_VERDICT | null;
   prev_hash: string | null;
   record_hash: string;
   hash_version: AuditHashVersion;

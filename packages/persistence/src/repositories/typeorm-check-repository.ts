@@ -4,7 +4,7 @@ import {
   type AuditColumns, type AuditExportRow, type AuditMac, type AuditRecord, type ChainHead, type ChainVerification, type CheckFilters,
   type CheckRepository, type ExportOptions, type HistoryItem, type HistoryPage, type HistoryQuery, type NewAuditRecord, type VerifyOptions,
 } from "@svc/core";
-import { CheckEntity, type CheckRow } from "../entities/check.js";
+import { CheckEntity, SIGNALS_OF_VERDICT, type CheckRow } from "../entities/check.js";
 import { iso } from "./sql.js";
 import { copyExportCsv } from "./csv-export.js";
 import { hasRawPool, rawQuery, rawSessions, rawTransaction, type RawSession } from "./raw-sql.js";
@@ -23,6 +23,7 @@ const CLAIM_SQL = `INSERT INTO check_chain_heads (account_id, seq, last_hash) VA
    ON CONFLICT (account_id) DO UPDATE SET seq = check_chain_heads.seq + $2
    RETURNING seq, last_hash`;
 const TUPLE_WIDTH = CHECK_COLUMNS.length;
+const SIGNALS_OF_VERDICT_JSON = JSON.stringify(SIGNALS_OF_VERDICT);
 const appendTexts = new Map<number, string>();
 
 /** One statement for a group of `n`: the rows, and the head moved to the last one ($1–$4: last hash, head MAC, its key id, account). */
@@ -75,13 +76,25 @@ function appendAfterSql(n: number): string {
   return text;
 }
 
+/**
+ * What the `signals` column holds: the record's signals as JSON, or, when they are the verdict's
+ * own (no allowlist hid any: nearly every check), SIGNALS_OF_VERDICT, and the record is rebuilt
+ * with the verdict's on read (decision 0096). Records before the column hold NULL and have none.
+ */
+function signalsColumn(r: AuditRecord): string | null {
+  if (!r.signals) return null;
+  if (r.signals === r.verdict.signals) return SIGNALS_OF_VERDICT_JSON;
+  const text = canonicalJsonOnce(r.signals);
+  return text === canonicalJsonOnce(r.verdict.signals) ? SIGNALS_OF_VERDICT_JSON : text;
+}
+
 /** The statement parameters of one row, in CHECK_COLUMNS order. */
 function pushRow(params: unknown[], r: AuditRecord, seq: number, idempotencyKey: string | undefined): void {
   const v = r.verdict;
   params.push(
     r.id, r.account_id, seq, r.created_at, r.entity.type, r.entity.value, r.entity.id, v.risk_score, v.risk_level,
     v.confidence, r.actor.channel, r.actor.key_id, JSON.stringify(r.request), JSON.stringify(r.entity), canonicalJsonOnce(v),
-    JSON.stringify(r.source_outcomes), r.ruleset, serialisedOnce(r.data_versions) ?? JSON.stringify(r.data_versions), r.signals ? canonicalJsonOnce(r.signals) : null,
+    JSON.stringify(r.source_outcomes), r.ruleset, serialisedOnce(r.data_versions) ?? JSON.stringify(r.data_versions), signalsColumn(r),
     r.prev_hash, r.record_hash, r.hash_version, r.hash_key_id, idempotencyKey ?? null, v.recommended_action, signalCodesOf(v),
   );
 }
@@ -395,7 +408,7 @@ function toRecord(row: CheckRow): AuditRecord {
     source_outcomes: row.source_outcomes,
     ruleset: row.ruleset,
     data_versions: row.data_versions,
-    ...(row.signals ? { signals: row.signals } : {}),
+    ...(row.signals === SIGNALS_OF_VERDICT ? { signals: row.verdict.signals } : row.signals ? { signals: row.signals } : {}),
     actor: { key_id: row.actor_key_id, channel: row.channel },
     prev_hash: row.prev_hash,
     record_hash: row.record_hash,
