@@ -136,23 +136,19 @@ export function parseHostName(raw: string): HostResult {
       return fail("has an invalid punycode (xn--) label");
     }
   }
-  return {
-    ok: true,
-    host: {
-      ascii,
-      attributes: {
-        unicode,
-        idn,
-        registered_domain: info.domain,
-        public_suffix: info.publicSuffix,
-        tld: tldLabel,
-        subdomain: info.subdomain ? info.subdomain : null,
-        private_suffix: info.isPrivate === true,
-        labels: labelCount,
-        ...(platformSuffix ? { platform_suffix: platformSuffix } : {}),
-      },
-    },
+  const attributes: EntityAttributes = {
+    unicode,
+    idn,
+    registered_domain: info.domain,
+    public_suffix: info.publicSuffix,
+    tld: tldLabel,
+    subdomain: info.subdomain ? info.subdomain : null,
+    private_suffix: info.isPrivate === true,
+    labels: labelCount,
   };
+  // Added last, in the place the spread of a literal put it, without copying the object (every check parses a host).
+  if (platformSuffix) attributes.platform_suffix = platformSuffix;
+  return { ok: true, host: { ascii, attributes } };
 }
 
 export function parseDomain(s: string): TypedParse {

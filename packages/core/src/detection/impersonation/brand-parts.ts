@@ -86,21 +86,32 @@ function brandIn(part: string, labelIndex: number, index: ImpersonationIndex, fu
  */
 export function brandPartFindings(view: HostView, index: ImpersonationIndex, registrableIsUserContent: boolean): Finding[] {
   const brands: BrandHit[] = [];
-  const keywords: KeywordHit[] = [];
   for (let i = 0; i <= view.registrableIndex; i++) {
     const label = view.labels[i] as string;
-    if (label === "www" || label.startsWith("xn--")) continue;
-    const isRegistrable = i === view.registrableIndex;
-    // The registrable name of a brand's own hosting (t.me, paypal.me) is the brand's; its sub-domains are anyone's.
-    if (isRegistrable && registrableIsUserContent) continue;
+    if (!partsRead(view, i, label, registrableIsUserContent)) continue;
     for (const part of labelParts(label)) {
-      const b = brandIn(part, i, index, !isRegistrable);
+      const b = brandIn(part, i, index, i !== view.registrableIndex);
       if (b) brands.push(b);
-      const k = b?.gluedKeyword ?? (b ? null : keywordIn(part, index));
+    }
+  }
+  // Lure words matter only beside a brand, and most names hold none: they are looked for after.
+  if (brands.length === 0) return [];
+  // The same parts in the same order, so the keywords are listed as if found in the first pass.
+  // brands holds a part's hit at the cursor: hits were pushed in this order, and a part of the
+  // same label with the same text as a later hit would have been a hit itself.
+  const keywords: KeywordHit[] = [];
+  let cursor = 0;
+  for (let i = 0; i <= view.registrableIndex; i++) {
+    const label = view.labels[i] as string;
+    if (!partsRead(view, i, label, registrableIsUserContent)) continue;
+    for (const part of labelParts(label)) {
+      const hit = brands[cursor];
+      const b = hit !== undefined && hit.labelIndex === i && hit.part === part ? hit : null;
+      if (b) cursor++;
+      const k = b ? b.gluedKeyword : keywordIn(part, index);
       if (k) keywords.push({ entry: k, labelIndex: i });
     }
   }
-  if (brands.length === 0) return [];
   // A top-level domain that is itself a lure word (.claims, .gifts, .support) is read with the name.
   const tldLure = view.suffix.includes(".") ? null : keywordIn(view.suffix, index);
   if (tldLure) keywords.push({ entry: tldLure, labelIndex: view.registrableIndex });
@@ -112,6 +123,13 @@ export function brandPartFindings(view: HostView, index: ImpersonationIndex, reg
   const inSub = brandInSubdomain(view, index, brands);
   if (inSub) out.push(inSub);
   return out;
+}
+
+/** Whether the parts of label `i` are read for brands and lure words. */
+function partsRead(view: HostView, i: number, label: string, registrableIsUserContent: boolean): boolean {
+  if (label === "www" || label.startsWith("xn--")) return false;
+  // The registrable name of a brand's own hosting (t.me, paypal.me) is the brand's; its sub-domains are anyone's.
+  return !(i === view.registrableIndex && registrableIsUserContent);
 }
 
 function combosquatting(view: HostView, index: ImpersonationIndex, brands: readonly BrandHit[], keywords: readonly KeywordHit[]): Finding | null {

@@ -79,16 +79,19 @@ export class DeletionIndex {
   private readonly pre = new Int32Array(PREFIX + 1);
   private stamp = 0;
   /**
-   * Words found under the deletions of the last query's prefix, in the order first found, with
-   * what decided them (the prefix and whether two edits were allowed). A check looks up several
-   * readings of one label (as written, without hyphens, without digits) that mostly share the
-   * prefix; the next such reading reuses the list and only confirms it against its own text.
+   * Words found under the deletions of the last few queries' prefixes, in the order first found,
+   * with what decided them (the prefix and whether two edits were allowed). A check looks up
+   * several readings of one label (as written, without hyphens, each hyphen-separated part,
+   * without digits) that mostly share a prefix with one looked up a moment before, not always
+   * the one just before ("secure-login7" → "securelogin", "secure", "login", then "securelogin"
+   * again without its digit); such a reading reuses the list and only confirms it against its
+   * own text. CACHED lists, the oldest replaced first.
    */
-  private candidates = new Int32Array(16);
+  private readonly cached: CandidateList[] = Array.from({ length: CACHED }, () => ({ query: "", prefix: -1, twoEdits: false, slots: new Int32Array(16), count: 0 }));
+  private nextCached = 0;
+  /** The list being confirmed or filled. */
+  private candidates: Int32Array = new Int32Array(16);
   private candidateCount = 0;
-  private lastQuery = "";
-  private lastPrefix = -1;
-  private lastTwoEdits = false;
   private best = -1;
   private bestDistance = 3;
   private minLength = Number.POSITIVE_INFINITY;
@@ -99,7 +102,7 @@ export class DeletionIndex {
   /** Adds `word` (with the caller's `id`), matched within `maxDistance` (1 or 2). */
   add(word: string, id: number, maxDistance: 1 | 2): void {
     const slot = this.words.length;
-    this.lastPrefix = -1; // the remembered candidates lack this word
+    for (const c of this.cached) c.prefix = -1; // the remembered candidates lack this word
     this.words.push(word);
     this.limits.push(maxDistance);
     this.ids.push(id);
@@ -132,12 +135,27 @@ export class DeletionIndex {
     if (n < this.minLength || n > this.maxLength) return null;
     const p = Math.min(n, PREFIX);
     const twoEdits = n >= this.twoEditsFrom;
-    if (p !== this.lastPrefix || twoEdits !== this.lastTwoEdits || !samePrefix(query, this.lastQuery, p)) {
-      this.collect(query, p, twoEdits);
-      this.lastQuery = query;
-      this.lastPrefix = p;
-      this.lastTwoEdits = twoEdits;
+    let list: CandidateList | null = null;
+    for (let c = 0; c < CACHED; c++) {
+      const k = this.cached[c] as CandidateList;
+      if (k.prefix === p && k.twoEdits === twoEdits && samePrefix(query, k.query, p)) {
+        list = k;
+        break;
+      }
     }
+    if (list === null) {
+      list = this.cached[this.nextCached] as CandidateList;
+      this.nextCached = (this.nextCached + 1) % CACHED;
+      this.candidates = list.slots;
+      this.collect(query, p, twoEdits);
+      list.slots = this.candidates;
+      list.count = this.candidateCount;
+      list.query = query;
+      list.prefix = p;
+      list.twoEdits = twoEdits;
+    }
+    this.candidates = list.slots;
+    this.candidateCount = list.count;
     this.best = -1;
     this.bestDistance = 3;
     const candidates = this.candidates;
@@ -210,6 +228,19 @@ export class DeletionIndex {
       this.bestDistance = d;
     }
   }
+}
+
+/** How many candidate lists a DeletionIndex remembers. */
+const CACHED = 4;
+
+/** The words stored under the deletions of one prefix (the first `prefix` characters of `query`), in the order first found. */
+interface CandidateList {
+  query: string;
+  /** The prefix's length; −1 for an empty entry. */
+  prefix: number;
+  twoEdits: boolean;
+  slots: Int32Array;
+  count: number;
 }
 
 /** The first `p` characters of `a` and `b` are the same (both are at least `p` long). */

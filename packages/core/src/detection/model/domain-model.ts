@@ -197,9 +197,11 @@ export function logitOf(model: Pick<DomainModel, "space" | "weights">, v: HostVi
 const sigmoid = (z: number): number => 1 / (1 + Math.exp(-z));
 
 export function scoreHost(model: DomainModel, v: HostView, rules: readonly RuleFinding[]): ModelScore {
-  const f = extract(v, rules, model.space);
-  let z = 0;
-  let ngrams = 0;
+  // The n-grams come scored, summed from 0 in their order: the same sums, to the last bit, as adding
+  // them one by one below. (Any the extractor still lists are added here, as before.)
+  const f = extract(v, rules, model.space, model.weights);
+  let z = f.ngrams;
+  let ngrams = f.ngrams;
   // The four largest positive named contributions, kept in order (no array of every feature per check).
   const top: Contribution[] = [];
   for (let i = 0; i < f.length; i++) {

@@ -100,6 +100,11 @@ export interface Features {
   readonly index: Int32Array;
   readonly value: Float32Array;
   readonly length: number;
+  /**
+   * With the model's weights given to `extract`: the n-grams' part of the logit, summed in their
+   * order (the n-grams are then not in `index` and `value`); otherwise 0.
+   */
+  readonly ngrams: number;
   /** Words found (kind:word) and whether a project's name was on a domain it does not own. */
   readonly words: readonly string[];
 }
@@ -126,7 +131,7 @@ export function wordHash(w: string): number {
 const IDX = new Int32Array(1024);
 const VAL = new Float32Array(1024);
 const WORDS: string[] = [];
-const FEATURES: { index: Int32Array; value: Float32Array; length: number; words: string[] } = { index: IDX, value: VAL, length: 0, words: WORDS };
+const FEATURES: { index: Int32Array; value: Float32Array; length: number; ngrams: number; words: string[] } = { index: IDX, value: VAL, length: 0, ngrams: 0, words: WORDS };
 
 /**
  * The part of a host its registrant chose: without the public suffix, and on a hosting platform
@@ -185,11 +190,31 @@ let CODES = new Uint16Array(256);
 const COMPACT = new Uint16Array(256);
 
 /**
+ * How many n-grams `extract` reads in `name`: a label of L characters is L + 2 codes with its
+ * boundary marks, so L 3-grams, L − 1 4-grams and L − 2 5-grams (none below zero).
+ */
+function gramCount(name: string): number {
+  let count = 0;
+  let start = 0;
+  for (let e = 0; e <= name.length; e++) {
+    if (e < name.length && name.charCodeAt(e) !== 0x2e) continue;
+    const l = e - start;
+    count += l + Math.max(0, l - 1) + Math.max(0, l - 2);
+    start = e + 1;
+  }
+  return count;
+}
+
+/**
  * The features of a host. `rules` are the rule detectors' findings: each `domain.*` code (the
  * model's own findings aside) is a feature at its highest strength, in the order first found. The
  * returned arrays are views of scratch buffers: read them before the next call.
+ *
+ * Given the model's `weights`, the n-grams are scored as they are hashed (their weight times their
+ * value, summed in the same order, into `ngrams`) rather than listed: a check needs only their sum,
+ * and they are most of a name's features. Training lists them.
  */
-export function extract(v: HostView, rules: readonly RuleFinding[], space: FeatureSpace): Features {
+export function extract(v: HostView, rules: readonly RuleFinding[], space: FeatureSpace, weights?: Float32Array): Features {
   n = 0;
   const words = WORDS;
   words.length = 0;
@@ -208,6 +233,12 @@ export function extract(v: HostView, rules: readonly RuleFinding[], space: Featu
   // The name's character codes, each label between boundary marks ('^' 0x5e, '$' 0x24): label
   // `a.bc` is `^a$^bc$`, read once here rather than a character at a time per n-gram.
   const codes = name.length + 2 > CODES.length ? (CODES = new Uint16Array(2 * name.length + 2)) : CODES;
+  // The n-grams weigh as one unit vector (below), so each one's value is known before they are
+  // read when their number is; as listed, the value is stored as a 32-bit float.
+  const scored = weights === undefined ? -1 : gramCount(name);
+  const fused = weights !== undefined && scored <= IDX.length;
+  const gramValue = fused && scored > 0 ? Math.fround(1 / Math.sqrt(scored)) : 0;
+  let ngrams = 0;
   let start = 0;
   for (let e = 0; e <= name.length; e++) {
     if (e < name.length && name.charCodeAt(e) !== 0x2e) continue;
@@ -221,7 +252,9 @@ export function extract(v: HostView, rules: readonly RuleFinding[], space: Featu
       let h = seed;
       for (let k = 0; k < 5 && i + k <= last; k++) {
         h = step(h, codes[i + k] as number);
-        if (k >= 2) add((h >>> 0) & (HASHED - 1), 1);
+        if (k < 2) continue;
+        if (fused) ngrams += (weights[(h >>> 0) & (HASHED - 1)] as number) * gramValue;
+        else add((h >>> 0) & (HASHED - 1), 1);
       }
     }
     for (let p = 1; p < last; p++) {
@@ -343,5 +376,6 @@ export function extract(v: HostView, rules: readonly RuleFinding[], space: Featu
   }
   namedAt(fixed.bias, 1);
   FEATURES.length = n;
+  FEATURES.ngrams = ngrams;
   return FEATURES;
 }
