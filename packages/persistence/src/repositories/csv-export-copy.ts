@@ -1,10 +1,11 @@
 import type { CheckFilters } from "@svc/core";
 import pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
-import type { DataSource } from "typeorm";
-import { PglitePool } from "../pglite-driver.js";
 
 /**
+ * The COPY half of the audit export (csv-export.ts), loaded on the first export from PostgreSQL:
+ * `pg` and `pg-copy-streams` stay out of a process on embedded PGlite (docs/decisions/0091).
+ *
  * The audit export made by PostgreSQL (decision 0085): `COPY (SELECT …) TO STDOUT (FORMAT csv)`
  * writes the CSV text itself, so no row becomes a JavaScript object or string. The bytes are
  * those the API makes of `exportSummaries` with csv-stringify (`escape_formulas`, CRLF):
@@ -22,7 +23,6 @@ import { PglitePool } from "../pglite-driver.js";
  * next chunk is read while the reader takes this one. No connection is held while a slow reader
  * takes its bytes, and memory is two chunks at most.
  */
-export const CHUNK_ROWS = 10_000;
 /** Bytes per piece handed to the reader. */
 const BLOCK_BYTES = 64 * 1024;
 
@@ -57,7 +57,7 @@ interface Keyset {
   readonly id: string;
 }
 
-interface PoolClient {
+export interface PoolClient {
   query<T extends pg.Submittable>(submittable: T): T;
   query<R>(config: { text: string }): Promise<{ rows: R[] }>;
   release(err?: Error | boolean): void;
@@ -65,20 +65,8 @@ interface PoolClient {
   removeListener(event: "error", listener: (err: Error) => void): unknown;
 }
 
-/** The DataSource's `pg.Pool`, or null (embedded PGlite, or a transaction-scoped stand-in without a pool). */
-function pgPoolOf(ds: DataSource): { connect(): Promise<PoolClient> } | null {
-  const master = (ds as { driver?: { master?: unknown } }).driver?.master;
-  if (master === undefined || master instanceof PglitePool) return null;
-  return master as { connect(): Promise<PoolClient> };
-}
-
-/** The export's CSV bytes by COPY, or null when `ds` is not on PostgreSQL. */
-export function copyExportCsv(ds: DataSource, accountId: string, filters: CheckFilters = {}, chunkRows = CHUNK_ROWS): AsyncGenerator<Buffer> | null {
-  const pool = pgPoolOf(ds);
-  return pool ? chunks(pool, whereOf(accountId, filters), chunkRows) : null;
-}
-
-async function* chunks(pool: { connect(): Promise<PoolClient> }, where: string, chunkRows: number): AsyncGenerator<Buffer> {
+/** The CSV of the checks `where` selects, one COPY per chunk of `chunkRows` rows. */
+export async function* chunks(pool: { connect(): Promise<PoolClient> }, where: string, chunkRows: number): AsyncGenerator<Buffer> {
   let pending = readChunk(pool, where, null, chunkRows);
   for (;;) {
     const chunk = await pending;
@@ -94,7 +82,7 @@ async function* chunks(pool: { connect(): Promise<PoolClient> }, where: string, 
 }
 
 /** The conditions of the account and its filters, as SQL with literals (COPY takes no parameters). */
-function whereOf(accountId: string, f: CheckFilters): string {
+export function whereOf(accountId: string, f: CheckFilters): string {
   const parts = [`account_id = ${lit(accountId)}`];
   if (f.type) parts.push(`entity_type = ${lit(f.type)}`);
   if (f.risk_level) parts.push(`risk_level = ${lit(f.risk_level)}`);
