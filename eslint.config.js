@@ -110,4 +110,22 @@ export default tseslint.config(
       }],
     },
   },
+  {
+    // @svc/intel reads its bundled JSON files once, when it is loaded, instead of importing them
+    // as JSON modules (which stay referenced for the life of the process): readFileSync only,
+    // in this one file (docs/decisions/0091). Everything else stays as for the core.
+    files: ["packages/intel/src/index.ts"],
+    rules: {
+      "no-restricted-imports": ["error", {
+        paths: [
+          ...NODE_IO.filter((m) => m !== "fs").flatMap((m) => [
+            { name: `node:${m}`, message: "@svc/core is pure: I/O belongs in an adapter." },
+            { name: m, message: "@svc/core is pure: I/O belongs in an adapter." },
+          ]),
+          { name: "@svc/server-ports", message: "The embedded library carries no server ports: @svc/server-ports builds on @svc/core, not the other way round." },
+        ],
+        patterns: [{ group: NOT_IN_CORE, message: "@svc/core must not depend on frameworks or drivers." }],
+      }],
+    },
+  },
 );

@@ -8,7 +8,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { randomIds, systemClock } from "@svc/core";
-import { createCheckQueues, PgBossJobQueue, TypeOrmAsyncJobStore } from "@svc/jobs";
+import { createCheckQueues, openPgBossJobQueue, TypeOrmAsyncJobStore } from "@svc/jobs";
 import { HmacAuditKeyring, openDataSource, TypeOrmCheckRepository } from "@svc/persistence";
 import { freshDatabase, sleep, spawnApp } from "../bench/async/support.js";
 import { line, SOAK_AUDIT_KEY } from "./support.js";
@@ -72,7 +72,7 @@ export async function workerKill(o: WorkerKillOptions): Promise<WorkerKillResult
   const db = await freshDatabase("svc_soak_kill");
   const hooks = await receiver();
   const ds = await openDataSource({ url: db.url });
-  const sender = await new PgBossJobQueue({ connectionString: db.url }).start();
+  const sender = await openPgBossJobQueue({ connectionString: db.url });
   await createCheckQueues(sender, lease);
   const store = new TypeOrmAsyncJobStore(ds, sender);
   const ids = randomIds();

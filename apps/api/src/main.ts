@@ -1,3 +1,5 @@
+// First: keeps V8's young generation small while the rest loads (see the module).
+import { youngGenerationMayGrow } from "./young-generation.js";
 import { resolve } from "node:path";
 import { serve } from "@hono/node-server";
 import { dataDirInUseCause, heldDataDirLock } from "@svc/persistence";
@@ -32,6 +34,7 @@ async function main(): Promise<void> {
     services.logger.info({ port: info.port, storage: storageLabel(config) }, "svc API listening");
     // A second process on the same data directory is told where this one serves (`--url`).
     if (!config.DATABASE_URL) heldDataDirLock(resolve(config.SVC_DATA_DIR, "pgdata"))?.note(`http://${localHost(config.HOST)}:${info.port}`);
+    youngGenerationMayGrow();
   });
   tuneHttpServer(server);
   let stopping = false;

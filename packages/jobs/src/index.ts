@@ -1,7 +1,7 @@
 export { rowsOf, transactionScoped, type Queryable } from "./sql.js";
 export { silentLog, type LogSink } from "./log.js";
 export { SqlJobQueue, type SqlJobQueueOptions } from "./queue/sql-job-queue.js";
-export { PgBossJobQueue, executorOf, type PgBossJobQueueOptions } from "./queue/pg-boss-job-queue.js";
+export { openPgBossJobQueue, type PgBossJobQueue, type PgBossJobQueueOptions } from "./queue/pg-boss.js";
 export { CHECK_QUEUE, DEAD_CHECK_QUEUE, checkQueueSettings, deadCheckQueueSettings, createCheckQueues, type CheckJobData, ACCOUNT_PURGE_QUEUE, createAccountPurgeQueue, type AccountPurgeJobData } from "./async-jobs/queues.js";
 export { TypeOrmAsyncJobStore } from "./async-jobs/typeorm-async-job-store.js";
 export { generateWebhookSecret, signWebhook, signatureHeader, signedHeaders, verifyWebhook, SECRET_PREFIX, type SignedHeaders } from "./webhooks/signing.js";

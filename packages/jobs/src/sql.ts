@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import pg from "pg";
+import type pg from "pg";
 import type { DataSource, EntityManager } from "typeorm";
 
 /** A DataSource, or the EntityManager of a transaction (inside one, always use it: see pglite-driver). */
@@ -48,8 +48,12 @@ export function transactionScoped(m: EntityManager): DataSource {
  * elsewhere (PGlite has no plan cache to gain from). Statements are named by a hash of their text.
  */
 export function preparedRunner(ds: DataSource): (text: string, params: readonly unknown[]) => Promise<unknown[]> {
-  const master: unknown = (ds.driver as { master?: unknown }).master;
-  if (!(master instanceof pg.Pool)) return (text, params) => rowsOf(ds, text, params);
+  const master = (ds.driver as { master?: pg.Pool } | undefined)?.master;
+  // On PostgreSQL, TypeORM's driver opens its pool with the `pg` module it loaded itself; embedded,
+  // the DataSource is given PGlite's stand-in (`driver`, @svc/persistence's pglite-driver), and a
+  // transaction-scoped stand-in has no pool. `pg` is not imported here: the embedded default never loads it.
+  const onPg = master !== undefined && (ds.options as { driver?: unknown } | undefined)?.driver === undefined;
+  if (!master || !onPg) return (text, params) => rowsOf(ds, text, params);
   const names = new Map<string, string>();
   return async (text, values) => {
     let name = names.get(text);

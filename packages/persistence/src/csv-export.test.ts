@@ -2,7 +2,8 @@ import { anAuditRecord, uniqueId } from "@svc/testing";
 import type { DataSource } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HmacAuditKeyring } from "./audit-keys.js";
-import { copyExportCsv, CrlfBlocks } from "./repositories/csv-export.js";
+import { CrlfBlocks } from "./repositories/csv-export-copy.js";
+import { copyExportCsv } from "./repositories/csv-export.js";
 import { TypeOrmCheckRepository } from "./repositories/typeorm-check-repository.js";
 import { ReusableTestDatabases } from "./reusable-test-databases.js";
 

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 
 export interface ScratchDatabase {
   /** The new database's URL: the server of `adminUrl`, its own database name. */
@@ -16,6 +15,9 @@ export interface ScratchDatabase {
 export async function scratchDatabase(adminUrl: string, prefix = "svc_test"): Promise<ScratchDatabase> {
   if (!/^[a-z][a-z0-9_]*$/.test(prefix)) throw new RangeError(`database prefix must be a lower-case identifier: ${JSON.stringify(prefix)}`);
   const name = `${prefix}_${randomBytes(6).toString("hex")}`;
+  // `pg` is imported here, not at the top: @svc/persistence is loaded by every process, and the
+  // embedded default never needs a PostgreSQL client (docs/decisions/0091).
+  const { default: pg } = await import("pg");
   const admin = async (sql: string): Promise<void> => {
     const c = new pg.Client({ connectionString: adminUrl });
     await c.connect();

@@ -1,5 +1,5 @@
 import type { JobQueue } from "@svc/server-ports";
-import { createAccountPurgeQueue, createCheckQueues, PgBossJobQueue, SqlJobQueue } from "@svc/jobs";
+import { createAccountPurgeQueue, createCheckQueues, openPgBossJobQueue, SqlJobQueue } from "@svc/jobs";
 import type { Logger } from "pino";
 import type { DataSource, EntityManager } from "typeorm";
 import type { StorageSettings } from "./storage.js";
@@ -22,13 +22,13 @@ export interface QueueOptions {
  */
 export async function openJobQueue(s: StorageSettings, ds: DataSource, o: QueueOptions): Promise<JobQueue<EntityManager>> {
   const queue: JobQueue<EntityManager> = s.DATABASE_URL
-    ? await new PgBossJobQueue({
+    ? await openPgBossJobQueue({
       connectionString: s.DATABASE_URL,
       logger: o.logger,
       maxConnections: o.maxConnections ?? 4,
       ...(o.supervise !== undefined ? { supervise: o.supervise } : {}),
       ...(o.maintenanceIntervalSeconds !== undefined ? { maintenanceIntervalSeconds: o.maintenanceIntervalSeconds } : {}),
-    }).start()
+    })
     : new SqlJobQueue(ds, { logger: o.logger, singleProcess: true });
   if (o.createQueues !== false) {
     await createCheckQueues(queue);

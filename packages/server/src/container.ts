@@ -120,7 +120,7 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
     web: {
       store: new TypeOrmWebAccountStore(dataSource),
       mailer: config.SVC_SMTP_URL ? await SmtpMailer.open(config.SVC_SMTP_URL, config.SVC_MAIL_FROM) : new UnsentMailer(logger),
-      oauth: oauthProviders(config),
+      oauth: await oauthProviders(config),
       publicUrl: config.SVC_PUBLIC_URL,
       loginAttemptsPerMinute: config.SVC_LOGIN_ATTEMPTS_PER_MINUTE,
     },

@@ -5,7 +5,7 @@
  *   npx tsx tools/bench/async/costs.ts
  */
 import { randomIds, type Entity } from "@svc/core";
-import { createCheckQueues, PgBossJobQueue, SqlJobQueue, TypeOrmAsyncJobStore } from "@svc/jobs";
+import { createCheckQueues, openPgBossJobQueue, SqlJobQueue, TypeOrmAsyncJobStore } from "@svc/jobs";
 import { openDataSource, TypeOrmGraphRepository, TypeOrmIntelStore, TypeOrmReportRepository, TypeOrmUsageCounter } from "@svc/persistence";
 import { freshDatabase, postgresCpuSeconds } from "./support.js";
 
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
     console.log("-- the API, per request");
     const usage = new TypeOrmUsageCounter(ds);
     await measure("rate limit: one usage counter hit (×2)", (i) => usage.hit(`key:k${i % 15}`, "minute", new Date("2026-11-22T10:00:00Z"), 1, 1e9));
-    const boss = await new PgBossJobQueue({ connectionString: db.url }).start();
+    const boss = await openPgBossJobQueue({ connectionString: db.url });
     await createCheckQueues(boss);
     const submit = (store: TypeOrmAsyncJobStore) => (i: number) => store.submit({ id: ids.next("job"), account_id: `acc_${i % 4}`, key_id: null, request: { entity_value: hosts[i] as string }, webhook_url: "http://127.0.0.1:1/x", metadata: null, created_at: new Date() });
     await measure("submit: job row + pg-boss job, one statement", submit(new TypeOrmAsyncJobStore(ds, boss)));

@@ -7,7 +7,7 @@
  *   npx tsx tools/bench/async/kill.ts [kills=50] [jobsPerRound=8] [leaseSeconds=2]
  */
 import { randomIds, systemClock } from "@svc/core";
-import { createCheckQueues, PgBossJobQueue, TypeOrmAsyncJobStore, TypeOrmWebhookSecretStore } from "@svc/jobs";
+import { createCheckQueues, openPgBossJobQueue, TypeOrmAsyncJobStore, TypeOrmWebhookSecretStore } from "@svc/jobs";
 import { HmacAuditKeyring, openDataSource, TypeOrmCheckRepository } from "@svc/persistence";
 import { Webhook } from "standardwebhooks";
 import { build } from "../../build.mjs";
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   const db = await freshDatabase("svc_kill");
   const receiver = await startReceiver(1);
   const ds = await openDataSource({ url: db.url });
-  const sender = await new PgBossJobQueue({ connectionString: db.url }).start();
+  const sender = await openPgBossJobQueue({ connectionString: db.url });
   await createCheckQueues(sender, lease);
   const store = new TypeOrmAsyncJobStore(ds, sender);
   const ids = randomIds();

@@ -4,13 +4,15 @@
 //   npx tsx tools/bench/detection/compare.ts <old-root> <new-root> [rounds] [ms-per-round]
 // A root is a checkout holding packages/core and packages/intel (e.g. `git archive <commit>
 // packages/core packages/intel | tar -x -C /tmp/old`, plus tsconfig.base.json). Each is bundled
-// with esbuild into a temporary folder and loaded side by side; both screen the bench's domain mix
+// with esbuild into a temporary folder and loaded side by side (import.meta.url in the bundle names
+// the root's packages/intel/src/index.ts, where @svc/intel reads its data files and resolves the
+// lists' packages from: a root without node_modules gets a link to this checkout's); both screen the bench's domain mix
 // (tools/bench/detection/inputs.ts) with an intel index of 200,000 synthetic entries. Before
 // timing, the two must give the same verdicts on the first 3,000 domains (ids and times aside).
 // Prints the per-round minimum and median of µs of CPU per check and the median of the per-round
 // ratios; run it both ways round (old new, then new old): the module loaded second tends to read a
 // few per cent faster.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -35,6 +37,8 @@ async function bundle(root: string, name: string): Promise<Engine> {
   const entry = join(dir, `${name}-entry.ts`);
   writeFileSync(entry, 'export { createScreener, InMemoryIntelIndex, officialIntel } from "@svc/core";\n');
   const out = join(dir, `${name}.mjs`);
+  // @svc/intel reads ../data/*.json and the lists' package files at run time, relative to itself.
+  if (!existsSync(join(root, "node_modules"))) symlinkSync(join(process.cwd(), "node_modules"), join(root, "node_modules"), "dir");
   await build({
     entryPoints: [entry],
     bundle: true,
@@ -43,6 +47,7 @@ async function bundle(root: string, name: string): Promise<Engine> {
     outfile: out,
     alias: { "@svc/core": join(root, "packages/core/src/index.ts"), "@svc/intel": join(root, "packages/intel/src/index.ts") },
     nodePaths: [join(process.cwd(), "node_modules")],
+    define: { "import.meta.url": JSON.stringify(pathToFileURL(join(root, "packages/intel/src/index.ts")).href) },
     banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
     logLevel: "error",
   });

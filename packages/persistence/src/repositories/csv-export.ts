@@ -1,69 +1,14 @@
 import type { CheckFilters } from "@svc/core";
-import pg from "pg";
-import { to as copyTo } from "pg-copy-streams";
 import type { DataSource } from "typeorm";
 import { PglitePool } from "../pglite-driver.js";
+import type { PoolClient } from "./csv-export-copy.js";
 
 /**
- * The audit export made by PostgreSQL (decision 0085): `COPY (SELECT …) TO STDOUT (FORMAT csv)`
- * writes the CSV text itself, so no row becomes a JavaScript object or string. The bytes are
- * those the API makes of `exportSummaries` with csv-stringify (`escape_formulas`, CRLF):
- *
- * - formula-safe cells: a text cell starting with = + - @ tab CR or their full-width forms gets
- *   a leading `'`, in SQL (csv-stringify's rule; numbers are left alone);
- * - an empty text is written as NULL: COPY writes nothing for NULL but `""` for an empty string,
- *   where csv-stringify writes nothing for both;
- * - quoting is COPY's, which is csv-stringify's with `quote_record_delimiter`: a cell with `"`,
- *   `,`, CR or LF is quoted and its `"` doubled;
- * - COPY ends a record with LF: `CrlfBlocks` makes it CRLF (an LF inside a quoted cell stays).
- *
- * Rows are read in keyset-ordered chunks of CHUNK_ROWS, each one COPY on a connection of the
- * DataSource's pool, read at the database's pace into memory and the connection given back; the
- * next chunk is read while the reader takes this one. No connection is held while a slow reader
- * takes its bytes, and memory is two chunks at most.
+ * The audit export made by PostgreSQL (decision 0085), by COPY in keyset-ordered chunks: see
+ * csv-export-copy.ts, imported on the first export (it loads `pg` and `pg-copy-streams`, which
+ * a process on embedded PGlite never needs).
  */
 export const CHUNK_ROWS = 10_000;
-/** Bytes per piece handed to the reader. */
-const BLOCK_BYTES = 64 * 1024;
-
-const lit = (v: string): string => pg.escapeLiteral(v);
-/** First characters csv-stringify's `escape_formulas` prefixes with `'` in a text cell. */
-const FORMULA_STARTS = ["=", "+", "-", "@", "\t", "\r", "\uFF1D", "\uFF0B", "\uFF0D", "\uFF20"].map(lit).join(", ");
-const text = (column: string): string => `NULLIF(CASE WHEN left(${column}, 1) IN (${FORMULA_STARTS}) THEN '''' || ${column} ELSE ${column} END, '')`;
-
-/** The export's columns, in order: header name and SQL. */
-const COLUMNS: readonly (readonly [string, string])[] = [
-  ["id", text("id")],
-  // ISO 8601 with milliseconds, as stored; never empty, starts with a digit.
-  ["created_at", `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`],
-  ["entity_type", text("entity_type")],
-  ["entity_value", text("entity_value")],
-  ["risk_score", "risk_score"],
-  ["risk_level", text("risk_level")],
-  ["confidence", text("confidence")],
-  ["recommended_action", text("recommended_action")],
-  ["signals", text("signal_codes")],
-  ["ruleset", text("ruleset")],
-  ["channel", text("channel")],
-  ["key_id", text("actor_key_id")],
-  ["prev_hash", text("prev_hash")],
-  ["record_hash", text("record_hash")],
-];
-const SELECT_LIST = COLUMNS.map(([name, sql]) => `${sql} AS "${name}"`).join(", ");
-
-interface Keyset {
-  /** `created_at` as PostgreSQL's text (full precision, with its offset). */
-  readonly created_at: string;
-  readonly id: string;
-}
-
-interface PoolClient {
-  query<T extends pg.Submittable>(submittable: T): T;
-  query<R>(config: { text: string }): Promise<{ rows: R[] }>;
-  release(err?: Error | boolean): void;
-  on(event: "error", listener: (err: Error) => void): unknown;
-  removeListener(event: "error", listener: (err: Error) => void): unknown;
-}
 
 /** The DataSource's `pg.Pool`, or null (embedded PGlite, or a transaction-scoped stand-in without a pool). */
 function pgPoolOf(ds: DataSource): { connect(): Promise<PoolClient> } | null {
@@ -75,141 +20,9 @@ function pgPoolOf(ds: DataSource): { connect(): Promise<PoolClient> } | null {
 /** The export's CSV bytes by COPY, or null when `ds` is not on PostgreSQL. */
 export function copyExportCsv(ds: DataSource, accountId: string, filters: CheckFilters = {}, chunkRows = CHUNK_ROWS): AsyncGenerator<Buffer> | null {
   const pool = pgPoolOf(ds);
-  return pool ? chunks(pool, whereOf(accountId, filters), chunkRows) : null;
-}
-
-async function* chunks(pool: { connect(): Promise<PoolClient> }, where: string, chunkRows: number): AsyncGenerator<Buffer> {
-  let pending = readChunk(pool, where, null, chunkRows);
-  for (;;) {
-    const chunk = await pending;
-    if (chunk.next) {
-      pending = readChunk(pool, where, chunk.next, chunkRows);
-      // Surfaced by the await above if the reader gets that far; a reader that stops lets it
-      // finish, and its connection goes back to the pool.
-      pending.catch(() => {});
-    }
-    yield* chunk.blocks;
-    if (!chunk.next) return;
-  }
-}
-
-/** The conditions of the account and its filters, as SQL with literals (COPY takes no parameters). */
-function whereOf(accountId: string, f: CheckFilters): string {
-  const parts = [`account_id = ${lit(accountId)}`];
-  if (f.type) parts.push(`entity_type = ${lit(f.type)}`);
-  if (f.risk_level) parts.push(`risk_level = ${lit(f.risk_level)}`);
-  if (f.since) parts.push(`created_at >= ${lit(f.since.toISOString())}::timestamptz`);
-  if (f.until) parts.push(`created_at < ${lit(f.until.toISOString())}::timestamptz`);
-  return parts.join(" AND ");
-}
-
-/**
- * Rows after (`>`) or up to (`<=`) a keyset. The plain bound on `created_at` says nothing more,
- * but lets the planner estimate the range (it cannot from the row comparison) and read the
- * chunk by the index instead of scanning the table.
- */
-const keysetSql = (op: ">" | "<=", k: Keyset): string => {
-  const at = `${lit(k.created_at)}::timestamptz`;
-  return `created_at ${op === ">" ? ">=" : "<="} ${at} AND (created_at, id) ${op} (${at}, ${lit(k.id)})`;
-};
-
-/**
- * The rows after `after` (the header first when null), up to `chunkRows` of them: their upper
- * bound is looked up first, then one COPY writes the rows up to it. `next` is that bound, or
- * null when no row is left after this chunk.
- */
-async function readChunk(pool: { connect(): Promise<PoolClient> }, where: string, after: Keyset | null, chunkRows: number): Promise<{ blocks: Buffer[]; next: Keyset | null }> {
-  const client = await pool.connect();
-  // A connection that breaks while borrowed emits 'error' on the client; the pool listens only
-  // while it is idle. The COPY then fails, and the connection is dropped below.
-  let broken: Error | undefined;
-  const onError = (err: Error): void => {
-    broken = err;
-  };
-  client.on("error", onError);
-  try {
-    const from = after ? ` AND ${keysetSql(">", after)}` : "";
-    const { rows } = await client.query<Keyset>({
-      text: `SELECT created_at::text AS created_at, id FROM checks WHERE ${where}${from}
-              ORDER BY checks.created_at, checks.id OFFSET ${chunkRows - 1} LIMIT 1`,
-    });
-    const bound = rows[0] ?? null;
-    const to = bound ? ` AND ${keysetSql("<=", bound)}` : "";
-    const copy = client.query(copyTo(
-      `COPY (SELECT ${SELECT_LIST} FROM checks WHERE ${where}${from}${to} ORDER BY checks.created_at, checks.id)
-         TO STDOUT WITH (FORMAT csv${after ? "" : ", HEADER"})`,
-    ));
-    const out = new CrlfBlocks();
-    for await (const piece of copy) out.push(piece as Buffer);
-    client.removeListener("error", onError);
-    client.release(broken ?? false);
-    return { blocks: out.end(), next: bound };
-  } catch (e) {
-    client.removeListener("error", onError);
-    // After a failed COPY the connection's state is not worth trusting: it is closed, not reused.
-    client.release(e instanceof Error ? e : new Error(String(e)));
-    throw e;
-  }
-}
-
-const LF = 0x0a;
-const CR = 0x0d;
-const QUOTE = 0x22;
-
-/**
- * COPY's CSV text with each record ending in CRLF instead of LF, copied into blocks of
- * BLOCK_BYTES. An LF is a record's end only outside quotes: every `"` of well-formed CSV opens or
- * closes a quoted cell (a doubled `""` does both), so counting them tells which side an LF is
- * on. UTF-8 has no multi-byte sequence containing either byte, so bytes can be scanned as they
- * come, split anywhere.
- */
-export class CrlfBlocks {
-  private readonly done: Buffer[] = [];
-  private block = Buffer.allocUnsafe(BLOCK_BYTES);
-  private used = 0;
-  /** Inside a quoted cell at the end of the last piece. */
-  private quoted = false;
-
-  push(piece: Buffer): void {
-    let from = 0;
-    let quote = piece.indexOf(QUOTE);
-    for (let lf = piece.indexOf(LF); lf !== -1; lf = piece.indexOf(LF, lf + 1)) {
-      for (; quote !== -1 && quote < lf; quote = piece.indexOf(QUOTE, quote + 1)) this.quoted = !this.quoted;
-      if (this.quoted) continue;
-      this.copy(piece, from, lf);
-      this.byte(CR);
-      this.byte(LF);
-      from = lf + 1;
-    }
-    for (; quote !== -1; quote = piece.indexOf(QUOTE, quote + 1)) this.quoted = !this.quoted;
-    this.copy(piece, from, piece.length);
-  }
-
-  /** The blocks, the last one cut to its length. */
-  end(): Buffer[] {
-    if (this.used > 0) this.done.push(this.block.subarray(0, this.used));
-    this.used = 0;
-    return this.done;
-  }
-
-  private copy(src: Buffer, start: number, end: number): void {
-    while (start < end) {
-      const n = Math.min(end - start, BLOCK_BYTES - this.used);
-      src.copy(this.block, this.used, start, start + n);
-      this.used += n;
-      start += n;
-      if (this.used === BLOCK_BYTES) this.flush();
-    }
-  }
-
-  private byte(b: number): void {
-    this.block[this.used++] = b;
-    if (this.used === BLOCK_BYTES) this.flush();
-  }
-
-  private flush(): void {
-    this.done.push(this.block);
-    this.block = Buffer.allocUnsafe(BLOCK_BYTES);
-    this.used = 0;
-  }
+  if (!pool) return null;
+  return (async function* copied(): AsyncGenerator<Buffer> {
+    const { chunks, whereOf } = await import("./csv-export-copy.js");
+    yield* chunks(pool, whereOf(accountId, filters), chunkRows);
+  })();
 }

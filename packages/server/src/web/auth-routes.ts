@@ -4,7 +4,6 @@ import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ApiProblem, problem, problemResponse } from "../problem.js";
 import type { ApiServices } from "../services.js";
-import { generateCodeVerifier, generateState } from "./oauth.js";
 import { messagePage, resetPage, signInPage } from "./pages.js";
 import { hashPassword, passwordProblem, verifyPassword } from "./passwords.js";
 import {
@@ -226,8 +225,7 @@ export function registerAuthRoutes(app: OpenAPIHono, s: ApiServices): void {
   app.get("/auth/oauth/:provider", async (c) => {
     const p = w.oauth.get(c.req.param("provider"));
     if (!p) return c.html(messagePage("Not available", "This sign-in method is not configured on this server."), 404);
-    const state = generateState();
-    const verifier = generateCodeVerifier();
+    const { state, codeVerifier: verifier } = p.newFlow();
     const token = newSecret();
     await endPresentedSession(c);
     await w.store.createSession({ id_hash: sha256(token), user_id: null, expires_at: new Date(now().getTime() + OAUTH_FLOW_MINUTES * 60_000), oauth_provider: p.name, oauth_state_hash: sha256(state), oauth_verifier: verifier }, now());

@@ -1,4 +1,9 @@
-import { hash, verify } from "@node-rs/argon2";
+/**
+ * @node-rs/argon2 (a native addon, about 4 MB resident) is loaded on the first password hashed or
+ * verified: a process whose users never sign in with a password never loads it (docs/decisions/0091).
+ */
+let argon2: Promise<typeof import("@node-rs/argon2")> | null = null;
+const loadArgon2 = (): Promise<typeof import("@node-rs/argon2")> => (argon2 ??= import("@node-rs/argon2"));
 
 /** `Algorithm.Argon2id` of @node-rs/argon2 (an ambient const enum, so spelled out here). */
 const ARGON2ID = 2;
@@ -13,12 +18,13 @@ export const ARGON2_OPTIONS = { algorithm: ARGON2ID, memoryCost: 19_456, timeCos
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 256;
 
-export const hashPassword = (password: string): Promise<string> => hash(password, ARGON2_OPTIONS);
+export const hashPassword = async (password: string): Promise<string> => (await loadArgon2()).hash(password, ARGON2_OPTIONS);
 
 /** A hash made once at start-up, verified against when the e-mail is unknown, so both cases take as long. */
 let decoy: Promise<string> | null = null;
 
 export async function verifyPassword(stored: string | null, password: string): Promise<boolean> {
+  const { verify } = await loadArgon2();
   if (!stored) {
     decoy ??= hashPassword("not a password of anyone");
     await verify(await decoy, password).catch(() => false);
