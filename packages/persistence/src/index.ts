@@ -13,6 +13,7 @@ export { AUDIT_KEY_FILE, AUDIT_KEY_MIN_LENGTH, auditKeyIdOf, HmacAuditKeyring, l
 export { TypeOrmIdempotencyStore } from "./repositories/typeorm-idempotency-store.js";
 export { TypeOrmUsageCounter, type UsageRequest } from "./repositories/typeorm-usage-counter.js";
 export { TypeOrmRateLimiter, type RateTake } from "./repositories/typeorm-rate-limiter.js";
+export { InProcessRateLimiter } from "./repositories/in-process-rate-limiter.js";
 export { TypeOrmReportRepository } from "./repositories/typeorm-report-repository.js";
 export { TypeOrmGraphRepository } from "./repositories/typeorm-graph-repository.js";
 export { TypeOrmServerSecrets } from "./repositories/typeorm-server-secrets.js";

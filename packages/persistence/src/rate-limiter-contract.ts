@@ -1,16 +1,64 @@
 // Test-only module: the sliding-window rate limiter on a real database (PGlite and PostgreSQL).
 import type { DataSource } from "typeorm";
 import { describe, expect, it } from "vitest";
+import type { RateLimiter } from "@svc/server-ports";
 import { uniqueId } from "@svc/testing";
 import { CoalescedRateLimiter } from "./coalesced.js";
+import { InProcessRateLimiter } from "./repositories/in-process-rate-limiter.js";
 import { TypeOrmRateLimiter } from "./repositories/typeorm-rate-limiter.js";
 
 const at = (iso: string): Date => new Date(iso);
 
 export function rateLimiterContract(engine: string, ds: () => DataSource): void {
-  describe(`sliding-window rate limiter: ${engine}`, () => {
-    it("takes up to the limit and refuses beyond it without taking; says when it fits again", async () => {
+  rateLimiterBehaviour(engine, () => new TypeOrmRateLimiter(ds()), () => new CoalescedRateLimiter(new TypeOrmRateLimiter(ds())));
+  describe(`sliding-window rate limiter in the database: ${engine}`, () => {
+    it("takeMany: takes on one key apply in call order; other keys are independent", async () => {
       const r = new TypeOrmRateLimiter(ds());
+      const a = uniqueId("rk");
+      const b = uniqueId("rk");
+      const now = at("2026-11-01T10:00:30Z");
+      const out = await r.takeMany([...Array.from({ length: 6 }, () => ({ key: a, now, cost: 1, limit: 4 })), { key: b, now, cost: 3, limit: 3 }, { key: b, now, cost: 1, limit: 3 }]);
+      expect(out.map((o) => o.allowed)).toEqual([true, true, true, true, false, false, true, false]);
+      expect(out.slice(0, 4).map((o) => o.used)).toEqual([1, 2, 3, 4]);
+    });
+
+    it("answers exactly as the in-process limiter of the embedded default, on a random sequence of takes, refunds and looks", async () => {
+      const db = new TypeOrmRateLimiter(ds());
+      const mem = new InProcessRateLimiter();
+      const keys = [uniqueId("rk"), uniqueId("rk"), uniqueId("rk")];
+      let seed = 12345;
+      const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+      let t = at("2026-11-01T10:00:00Z").getTime();
+      const taken: { key: string; at: Date }[] = [];
+      for (let i = 0; i < 300; i++) {
+        t += rand(4_000);
+        const now = new Date(t);
+        const key = keys[rand(keys.length)] as string;
+        const op = rand(10);
+        if (op < 7) {
+          const cost = rand(4);
+          const limit = 3 + rand(8);
+          const [a, b] = [await db.take(key, now, cost, limit), await mem.take(key, now, cost, limit)];
+          expect(b, `take #${i}`).toEqual(a);
+          if (a.allowed && cost > 0) taken.push({ key, at: now });
+        } else if (op < 9 && taken.length > 0) {
+          const back = taken[rand(taken.length)] as { key: string; at: Date };
+          const cost = 1 + rand(2);
+          await db.refund(back.key, back.at, cost);
+          await mem.refund(back.key, back.at, cost);
+        } else {
+          expect(await mem.peek(key, now, 5), `peek #${i}`).toEqual(await db.peek(key, now, 5));
+        }
+      }
+    });
+  });
+}
+
+/** What every sliding-window limiter answers (the database's, and the in-process one of the embedded default). */
+export function rateLimiterBehaviour(name: string, make: () => RateLimiter, makeConcurrent: () => RateLimiter = make): void {
+  describe(`sliding-window rate limiter: ${name}`, () => {
+    it("takes up to the limit and refuses beyond it without taking; says when it fits again", async () => {
+      const r = make();
       const key = uniqueId("rk");
       expect(await r.take(key, at("2026-11-01T10:00:10.200Z"), 2, 3)).toEqual({ allowed: true, used: 2, remaining: 1, resetMs: 60_800, retryAfterMs: 0 });
       expect(await r.take(key, at("2026-11-01T10:00:20.000Z"), 1, 3)).toMatchObject({ allowed: true, used: 3, remaining: 0, resetMs: 61_000 });
@@ -23,7 +71,7 @@ export function rateLimiterContract(engine: string, ds: () => DataSource): void 
     });
 
     it("lets at most `limit` through in ANY 60-second span, across minute boundaries", async () => {
-      const r = new TypeOrmRateLimiter(ds());
+      const r = make();
       const key = uniqueId("rk");
       const limit = 10;
       const passed: number[] = [];
@@ -43,7 +91,7 @@ export function rateLimiterContract(engine: string, ds: () => DataSource): void 
     });
 
     it("refunds units taken at a moment, never below zero", async () => {
-      const r = new TypeOrmRateLimiter(ds());
+      const r = make();
       const key = uniqueId("rk");
       const t = at("2026-11-01T10:00:10Z");
       await r.take(key, t, 5, 5);
@@ -57,7 +105,7 @@ export function rateLimiterContract(engine: string, ds: () => DataSource): void 
 
     it("never lets 200 concurrent takes (coalesced or not) exceed the limit", async () => {
       const now = at("2026-11-01T10:00:30Z");
-      for (const r of [new TypeOrmRateLimiter(ds()), new CoalescedRateLimiter(new TypeOrmRateLimiter(ds()))]) {
+      for (const r of [make(), makeConcurrent()]) {
         const key = uniqueId("rk");
         const costs = Array.from({ length: 200 }, (_, i) => 1 + (i % 2));
         const out = await Promise.all(costs.map((cost, i) => r.take(key, new Date(now.getTime() + (i % 7)), cost, 30)));
@@ -68,16 +116,6 @@ export function rateLimiterContract(engine: string, ds: () => DataSource): void 
         // Single-unit takes keep coming until the window is full.
         expect(taken).toBe(30);
       }
-    });
-
-    it("takeMany: takes on one key apply in call order; other keys are independent", async () => {
-      const r = new TypeOrmRateLimiter(ds());
-      const a = uniqueId("rk");
-      const b = uniqueId("rk");
-      const now = at("2026-11-01T10:00:30Z");
-      const out = await r.takeMany([...Array.from({ length: 6 }, () => ({ key: a, now, cost: 1, limit: 4 })), { key: b, now, cost: 3, limit: 3 }, { key: b, now, cost: 1, limit: 3 }]);
-      expect(out.map((o) => o.allowed)).toEqual([true, true, true, true, false, false, true, false]);
-      expect(out.slice(0, 4).map((o) => o.used)).toEqual([1, 2, 3, 4]);
     });
   });
 }

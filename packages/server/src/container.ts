@@ -3,7 +3,7 @@ import type { JobQueue } from "@svc/server-ports";
 import { ACCOUNT_PURGE_QUEUE, AddressPolicy, SsrfWebhookUrlGuard, TypeOrmAsyncJobStore, TypeOrmWebhookSecretStore } from "@svc/jobs";
 import {
   CoalescedRateLimiter, CoalescedUsage, databaseIntel, diskSpaceGuard, FeedSync, GraphLearner, TypeOrmAccountDeletions, TypeOrmAccountRepository, TypeOrmApiKeyRepository,
-  TypeOrmBillingStore, TypeOrmBotSupportDesk, TypeOrmCheckRepository, TypeOrmCheckReviews, TypeOrmGraphRepository, TypeOrmIdempotencyStore, TypeOrmRateLimiter, TypeOrmReportRepository,
+  TypeOrmBillingStore, TypeOrmBotSupportDesk, TypeOrmCheckRepository, TypeOrmCheckReviews, TypeOrmGraphRepository, TypeOrmIdempotencyStore, TypeOrmRateLimiter, InProcessRateLimiter, TypeOrmReportRepository,
   TypeOrmServerSecrets, TypeOrmUsageCounter, TypeOrmWebAccountStore,
 } from "@svc/persistence";
 import {
@@ -100,7 +100,9 @@ export async function buildRuntime(config: Config, overrides: { logger?: Logger;
     idempotency: new TypeOrmIdempotencyStore(dataSource),
     reports: new TypeOrmReportRepository(dataSource),
     graph: new TypeOrmGraphRepository(dataSource),
-    rates: new CoalescedRateLimiter(new TypeOrmRateLimiter(dataSource)),
+    // The embedded database is one process's (its directory is locked): its per-minute windows
+    // are kept in memory; on PostgreSQL every replica takes from the same rows (decision 0097).
+    rates: dataDir !== null ? new InProcessRateLimiter() : new CoalescedRateLimiter(new TypeOrmRateLimiter(dataSource)),
     plans: config.SVC_PLANS,
     ready: async () => (await dataSource.query("SELECT 1 AS ok")).length === 1,
     bodyLimitBytes: config.SVC_BODY_LIMIT_BYTES,

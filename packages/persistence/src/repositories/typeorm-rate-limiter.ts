@@ -2,7 +2,7 @@ import type { DataSource } from "typeorm";
 import { rawQuery } from "./raw-sql.js";
 import type { RateLimiter, RateState } from "@svc/server-ports";
 
-const SLOT_MS = 1_000;
+export const SLOT_MS = 1_000;
 
 /** One `take`'s arguments. */
 export interface RateTake {
@@ -112,40 +112,44 @@ export class TypeOrmRateLimiter implements RateLimiter {
     return out as RateState[];
   }
 
-  /** What a row means at `now`: units in the window, and when they (or enough for `pending`) leave it. */
   private state(allowed: boolean, row: { slots: (string | number)[]; counts: number[] } | undefined, now: Date, pending: number, limit: number): RateState {
-    const nowMs = now.getTime();
-    const first = slotOf(now) - this.span;
     const live: { s: number; n: number }[] = [];
-    for (let i = 0; i < (row?.slots.length ?? 0); i++) {
-      const s = Number(row?.slots[i]);
-      const n = Number(row?.counts[i]);
-      if (s >= first && n > 0) live.push({ s, n });
-    }
-    live.sort((a, b) => a.s - b.s);
-    const used = live.reduce((sum, e) => sum + e.n, 0);
-    // Slot s leaves the window when the current slot passes s + span.
-    const leaves = (s: number): number => Math.max(0, (s + this.span + 1) * SLOT_MS - nowMs);
-    const last = live.at(-1);
-    let retryAfterMs = 0;
-    if (pending > 0 && used + pending > limit) {
-      retryAfterMs = Infinity;
-      let freed = 0;
-      for (const e of live) {
-        freed += e.n;
-        if (used - freed + pending <= limit) {
-          retryAfterMs = leaves(e.s);
-          break;
-        }
-      }
-    }
-    return { allowed, used, remaining: Math.max(0, limit - used), resetMs: last ? leaves(last.s) : 0, retryAfterMs };
+    for (let i = 0; i < (row?.slots.length ?? 0); i++) live.push({ s: Number(row?.slots[i]), n: Number(row?.counts[i]) });
+    return windowState(allowed, live, now, this.span, pending, limit);
   }
 }
 
-const slotOf = (d: Date): number => Math.floor(d.getTime() / SLOT_MS);
+/**
+ * What a window's slots (second → units taken in it) mean at `now` for a window of `span` slots:
+ * units in the window, and when they (or enough of them for `pending` more) leave it. Shared by
+ * the database's limiter and the in-process one, so both answer alike.
+ */
+export function windowState(allowed: boolean, slots: readonly { s: number; n: number }[], now: Date, span: number, pending: number, limit: number): RateState {
+  const nowMs = now.getTime();
+  const first = slotOf(now) - span;
+  const live = slots.filter((e) => e.s >= first && e.n > 0).sort((a, b) => a.s - b.s);
+  const used = live.reduce((sum, e) => sum + e.n, 0);
+  // Slot s leaves the window when the current slot passes s + span.
+  const leaves = (s: number): number => Math.max(0, (s + span + 1) * SLOT_MS - nowMs);
+  const last = live.at(-1);
+  let retryAfterMs = 0;
+  if (pending > 0 && used + pending > limit) {
+    retryAfterMs = Infinity;
+    let freed = 0;
+    for (const e of live) {
+      freed += e.n;
+      if (used - freed + pending <= limit) {
+        retryAfterMs = leaves(e.s);
+        break;
+      }
+    }
+  }
+  return { allowed, used, remaining: Math.max(0, limit - used), resetMs: last ? leaves(last.s) : 0, retryAfterMs };
+}
 
-function checkCost(cost: number, limit: number): void {
+export const slotOf = (d: Date): number => Math.floor(d.getTime() / SLOT_MS);
+
+export function checkCost(cost: number, limit: number): void {
   if (!Number.isInteger(cost) || cost < 0) throw new RangeError(`rate cost must be a non-negative integer, got ${cost}`);
   if (!Number.isInteger(limit) || limit < 0) throw new RangeError(`rate limit must be a non-negative integer, got ${limit}`);
 }
