@@ -12,6 +12,8 @@ import { TypeOrmBotSettingsStore } from "./repositories/typeorm-bot-settings-sto
 import { TypeOrmBotStatsStore } from "./repositories/typeorm-bot-stats-store.js";
 import { TypeOrmCheckRepository } from "./repositories/typeorm-check-repository.js";
 import { TypeOrmUsageCounter } from "./repositories/typeorm-usage-counter.js";
+import { TypeOrmRateLimiter } from "./repositories/typeorm-rate-limiter.js";
+import { ASYNC_COMMIT } from "./repositories/sql.js";
 
 const url = process.env.TEST_DATABASE_URL;
 
@@ -51,6 +53,29 @@ describe.skipIf(!url)("PostgreSQL (TEST_DATABASE_URL)", () => {
 
   typeOrmContracts("PostgreSQL", () => ds);
   typeOrmBotContracts("PostgreSQL", () => ds);
+
+  it("commits the hot path's counters without waiting for their WAL, and the setting ends with each statement", async () => {
+    const u = new URL(url as string);
+    u.pathname = `/${database}`;
+    const one = await openDataSource({ url: u.toString(), poolSize: 1 });
+    try {
+      const mechanism = (await one.transaction(async (m) => {
+        await m.query(`WITH ${ASYNC_COMMIT} SELECT sync FROM async_commit`);
+        return ((await m.query(`SELECT current_setting('synchronous_commit') AS s`)) as { s: string }[])[0]?.s;
+      }));
+      expect(mechanism).toBe("off");
+      const key = uniqueId("key");
+      const window = new Date("2026-11-01T00:00:00Z");
+      const counter = new TypeOrmUsageCounter(one);
+      expect((await counter.hitMany([{ key, window: "month", windowStart: window, cost: 2, limit: 5 }]))[0]).toMatchObject({ allowed: true, count: 2 });
+      expect((await new TypeOrmRateLimiter(one).takeMany([{ key, now: window, cost: 1, limit: 3 }]))[0]).toMatchObject({ allowed: true, used: 1 });
+      // The one connection of the pool is back to the server's default for the next statement.
+      expect(((await one.query(`SHOW synchronous_commit`)) as { synchronous_commit: string }[])[0]?.synchronous_commit).toBe("on");
+      expect((await counter.hitMany([{ key, window: "month", windowStart: window, cost: 4, limit: 5 }]))[0]).toMatchObject({ allowed: false, count: 2 });
+    } finally {
+      await one.destroy();
+    }
+  });
 
   it("stores the audit record's JSON as the sealed text (json), lz4-compressed where the server has lz4", async () => {
     const lz4 = ((await ds.query(`SELECT 'lz4' = ANY(enumvals) AS lz4 FROM pg_settings WHERE name = 'default_toast_compression'`)) as { lz4: boolean }[])[0]?.lz4 === true;

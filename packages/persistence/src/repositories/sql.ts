@@ -20,3 +20,14 @@ export async function rowsOf<T>(q: { query(text: string, params?: unknown[]): Pr
   if (Array.isArray(r) && r.length === 2 && Array.isArray(r[0]) && typeof r[1] === "number") return r[0] as T[];
   return (Array.isArray(r) ? r : []) as T[];
 }
+
+/**
+ * A CTE (`async_commit`, to be joined by the statement so it runs) that makes the statement's own
+ * transaction commit without waiting for its WAL to reach disk (decision 0098). For the usage and
+ * rate-window counters of the hot path: their row lock is then held for the statement, not for an
+ * fsync, so concurrent requests of one key no longer queue behind each other's flushes. Nothing an
+ * answer depends on can be lost: the check's audit record commits synchronously afterwards, and
+ * flushing its commit flushes every earlier WAL record, the counter's included. `SET LOCAL` scope:
+ * the setting ends with the transaction.
+ */
+export const ASYNC_COMMIT = `async_commit AS MATERIALIZED (SELECT set_config('synchronous_commit', 'off', true) AS sync)`;

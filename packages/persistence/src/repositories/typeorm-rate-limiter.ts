@@ -1,5 +1,6 @@
 import type { DataSource } from "typeorm";
 import { rawQuery } from "./raw-sql.js";
+import { ASYNC_COMMIT } from "./sql.js";
 import type { RateLimiter, RateState } from "@svc/server-ports";
 
 export const SLOT_MS = 1_000;
@@ -78,7 +79,7 @@ export class TypeOrmRateLimiter implements RateLimiter {
       const idx = [...round].sort((a, b) => ((takes[a] as RateTake).key < (takes[b] as RateTake).key ? -1 : 1));
       const at = (i: number): RateTake => takes[i] as RateTake;
       const rows = (await this.raw("svc_rate_take_many",
-        `WITH input AS (
+        `WITH ${ASYNC_COMMIT}, input AS (
            SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::int[]) AS t(key, slot, cost, lim)
          ), done AS (
            INSERT INTO rate_windows AS w (key, slots, counts)
@@ -96,6 +97,7 @@ export class TypeOrmRateLimiter implements RateLimiter {
          )
          SELECT i.key, d.key IS NOT NULL AS allowed, COALESCE(d.slots, c.slots) AS slots, COALESCE(d.counts, c.counts) AS counts
            FROM input i
+           CROSS JOIN async_commit
            LEFT JOIN done d ON d.key = i.key
            LEFT JOIN rate_windows c ON d.key IS NULL AND c.key = i.key`,
         [idx.map((i) => at(i).key), idx.map((i) => slotOf(at(i).now)), idx.map((i) => at(i).cost), idx.map((i) => at(i).limit), this.span],

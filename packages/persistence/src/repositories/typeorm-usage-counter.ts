@@ -1,7 +1,7 @@
 import type { DataSource } from "typeorm";
 import { rawQuery } from "./raw-sql.js";
 import type { UsageCounter, UsageHit, UsageWindow } from "@svc/server-ports";
-import { affectedOf } from "./sql.js";
+import { affectedOf, ASYNC_COMMIT } from "./sql.js";
 
 export class TypeOrmUsageCounter implements UsageCounter {
   /** The hot-path statement (coalesced hits of concurrent requests) as a prepared statement on a raw session (decision 0044). */
@@ -55,7 +55,7 @@ export class TypeOrmUsageCounter implements UsageCounter {
     for (const round of rounds) {
       const idx = [...round].sort((a, b) => cmpHit(hits[a] as UsageRequest, hits[b] as UsageRequest));
       const rows = (await this.raw("svc_usage_hit_many",
-        `WITH input AS (
+        `WITH ${ASYNC_COMMIT}, input AS (
            SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::int[]) AS t(key, window_kind, window_start, cost, lim)
          ), done AS (
            INSERT INTO usage_counters (key, window_kind, window_start, "count")
@@ -69,6 +69,7 @@ export class TypeOrmUsageCounter implements UsageCounter {
          )
          SELECT i.key, i.window_kind, i.window_start, d."count" AS done, c."count" AS current
            FROM input i
+           CROSS JOIN async_commit
            LEFT JOIN done d USING (key, window_kind, window_start)
            LEFT JOIN usage_counters c ON d.key IS NULL AND c.key = i.key AND c.window_kind = i.window_kind AND c.window_start = i.window_start`,
         [
