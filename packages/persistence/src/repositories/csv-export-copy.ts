@@ -1,6 +1,7 @@
 import type { CheckFilters } from "@svc/core";
 import pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
+import { guardWhileBorrowed } from "./raw-sql.js";
 
 /**
  * The COPY half of the audit export (csv-export.ts), loaded on the first export from PostgreSQL:
@@ -107,14 +108,9 @@ const keysetSql = (op: ">" | "<=", k: Keyset): string => {
  * null when no row is left after this chunk.
  */
 async function readChunk(pool: { connect(): Promise<PoolClient> }, where: string, after: Keyset | null, chunkRows: number): Promise<{ blocks: Buffer[]; next: Keyset | null }> {
-  const client = await pool.connect();
-  // A connection that breaks while borrowed emits 'error' on the client; the pool listens only
-  // while it is idle. The COPY then fails, and the connection is dropped below.
-  let broken: Error | undefined;
-  const onError = (err: Error): void => {
-    broken = err;
-  };
-  client.on("error", onError);
+  // The COPY fails on a connection that breaks while borrowed, and the connection is dropped below.
+  const borrowed = guardWhileBorrowed(await pool.connect());
+  const client = borrowed.client;
   try {
     const from = after ? ` AND ${keysetSql(">", after)}` : "";
     const { rows } = await client.query<Keyset>({
@@ -129,13 +125,11 @@ async function readChunk(pool: { connect(): Promise<PoolClient> }, where: string
     ));
     const out = new CrlfBlocks();
     for await (const piece of copy) out.push(piece as Buffer);
-    client.removeListener("error", onError);
-    client.release(broken ?? false);
+    borrowed.release();
     return { blocks: out.end(), next: bound };
   } catch (e) {
-    client.removeListener("error", onError);
     // After a failed COPY the connection's state is not worth trusting: it is closed, not reused.
-    client.release(e instanceof Error ? e : new Error(String(e)));
+    borrowed.release(e instanceof Error ? e : new Error(String(e)));
     throw e;
   }
 }

@@ -54,25 +54,43 @@ export function rawSessions(ds: DataSource): () => Promise<RawSession> {
         release: (err) => s.release(err),
       };
     }
-    const c = await p.connect();
-    // A connection that breaks while borrowed (the server restarts between two statements) emits
-    // 'error' on the client, and the pool listens only while it is idle: without a listener of
-    // ours the process would crash. The next statement on it fails, and that caller drops it.
-    let broken: Error | undefined;
-    const onError = (err: Error): void => {
-      broken = err;
-    };
-    c.on("error", onError);
+    const c = guardWhileBorrowed(await p.connect());
     return {
-      query: async <R>(name: string, text: string, values: readonly unknown[]) => (await c.query({ name, text, values: values as unknown[] })).rows as R[],
+      query: async <R>(name: string, text: string, values: readonly unknown[]) => (await c.client.query({ name, text, values: values as unknown[] })).rows as R[],
       exec: async (text) => {
-        await c.query(text);
+        await c.client.query(text);
       },
-      release: (err) => {
-        c.removeListener("error", onError);
-        c.release(err ?? broken ?? false);
-      },
+      release: (err) => c.release(err),
     };
+  };
+}
+
+/** The part of a `pg` pool client `guardWhileBorrowed` needs. */
+interface BorrowableClient {
+  release(err?: Error | boolean): void;
+  on(event: "error", listener: (err: Error) => void): unknown;
+  removeListener(event: "error", listener: (err: Error) => void): unknown;
+}
+
+/**
+ * A connection borrowed from a `pg` pool, listened to while it is out. A connection that breaks
+ * while borrowed (the server restarts between two statements) emits 'error' on the client, and
+ * the pool listens only while it is idle: without a listener of ours the process would crash.
+ * The next statement on it fails; `release` then closes it instead of giving it back (as it does
+ * when given an error).
+ */
+export function guardWhileBorrowed<C extends BorrowableClient>(client: C): { readonly client: C; release(err?: Error): void } {
+  let broken: Error | undefined;
+  const onError = (err: Error): void => {
+    broken = err;
+  };
+  client.on("error", onError);
+  return {
+    client,
+    release: (err) => {
+      client.removeListener("error", onError);
+      client.release(err ?? broken ?? false);
+    },
   };
 }
 
