@@ -138,6 +138,20 @@ describe.each(engines)("HTTP API v1 on %s", (engine) => {
       expect(b.results[0]?.result?.id).toBe(b.results[2]?.result?.id);
       expect(b.summary).toMatchObject({ total: 4, ok: 3, error: 1, unique: 2 });
     });
+    it("answers each verdict in the text its audit record was sealed with, as a single check does", async () => {
+      const res = await post("/v1/screen/batch", { entities: ["metamask-io.claim-airdrop.xyz", "not an entity", "green-books.it"] });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("content-type")).toContain("application/json");
+      const text = await res.text();
+      const b = BatchResponseSchema.parse(JSON.parse(text));
+      for (const r of b.results) {
+        if (r.status === "error") continue;
+        // The canonical text (sorted keys) the record's hash covers, not a second serialisation.
+        expect(text).toContain(`"result":${canonicalJson(r.result)}`);
+        const audit = AuditRecordSchema.parse(await (await get(`/v1/audit/${r.result?.id}`)).json());
+        expect(audit.verdict).toEqual(r.result);
+      }
+    });
     it.each([[0], [101]])("%i entities → 422", async (n) => {
       await expectProblem(await post("/v1/screen/batch", { entities: Array.from({ length: n }, (_, i) => `s${i}.com`) }), 422, "request.invalid");
     });

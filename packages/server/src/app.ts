@@ -36,6 +36,12 @@ import { registerPrivacyRoute } from "./routes/privacy.js";
 import { processorProblem } from "./billing/stripe-billing.js";
 import type { ApiServices } from "./services.js";
 
+/** The answer of POST /v1/screen/batch, as the route builds it. */
+interface BatchAnswer {
+  readonly results: readonly ({ readonly index: number; readonly status: "ok"; readonly result: Verdict } | { readonly index: number; readonly status: "error"; readonly error: unknown })[];
+  readonly summary: unknown;
+}
+
 /** Retry-After on a 503 while the database is unreachable (the pool reconnects on the next request). */
 const RETRY_AFTER_SECONDS = 2;
 
@@ -122,6 +128,18 @@ export function createApp(s: ApiServices): OpenAPIHono {
     return text === undefined ? c.json(r.body as never, r.status as never) : (c.body(text, r.status as never, { "content-type": "application/json" }) as never);
   };
 
+  /**
+   * A batch's answer: each verdict in the text its audit record was sealed with (as a single check
+   * answers it) rather than serialised again, a batch of 100 being some 400 KB of verdicts. A
+   * verdict read back from the database (a retry's earlier checks) is serialised here.
+   */
+  const respondBatch = (c: Context, r: { status: number; body: unknown }) => {
+    const body = r.body as BatchAnswer | null;
+    if (r.status !== 200 || body === null || typeof body !== "object" || !Array.isArray(body.results)) return respond(c, r);
+    const items = body.results.map((x) => (x.status === "ok" ? `{"index":${x.index},"status":"ok","result":${serialisedOnce(x.result) ?? JSON.stringify(x.result)}}` : JSON.stringify(x)));
+    return c.body(`{"results":[${items.join(",")}],"summary":${JSON.stringify(body.summary)}}`, 200, { "content-type": "application/json" }) as never;
+  };
+
   const screen = async (c: Context, body: ScreenRequestBody) => {
     const caller = callerOf(c);
     const result = await idempotent(c, s, caller.accountId, async (claim) => {
@@ -177,7 +195,7 @@ export function createApp(s: ApiServices): OpenAPIHono {
       // Charged up front (the limits stay exact under concurrency); the entities that got no verdict are refunded.
       return charged(c, s, caller, requests.length, () => run(new Map()), (r) => r.body.summary.error);
     });
-    return respond(c, result);
+    return respondBatch(c, result);
   });
 
   app.openapi(historyRoute, async (c) => {
