@@ -31,6 +31,7 @@ function missing(): string | null {
   return null;
 }
 const skip = missing();
+const kubectl = spawnSync("kubectl", ["version", "--client"], { stdio: "ignore" }).status === 0;
 
 /** Builds the renderer once per source and Go version, into node_modules/.cache. */
 function buildRenderer(): string {
@@ -77,7 +78,7 @@ interface PodTemplate {
 let bin = "";
 let work = "";
 /** Every object of every successful rendering, for the type check. */
-const rendered: { scenario: string; objects: Obj[] }[] = [];
+const rendered: { scenario: string; output: string; objects: Obj[] }[] = [];
 
 function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
   const r = spawnSync(bin, [...args, CHART], { encoding: "utf8", timeout: 30_000 });
@@ -97,7 +98,7 @@ function render(scenario: string, args: string[]): Obj[] {
     const o = d.toJS() as Obj | null;
     if (o !== null) objects.push(o);
   }
-  rendered.push({ scenario, objects });
+  rendered.push({ scenario, output: r.stdout, objects });
   return objects;
 }
 
@@ -111,7 +112,7 @@ const template = (o: Obj): PodTemplate => (o.spec as { template: PodTemplate }).
 const matches = (selector: Record<string, string>, labels: Record<string, string>): boolean => Object.entries(selector).every(([k, v]) => labels[k] === v);
 
 const DNS_LABEL = /^[a-z]([-a-z0-9]{0,61}[a-z0-9])?$/;
-const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+const LABEL_VALUE = /^(?:[a-z\d](?:[-\w.]*[a-z\d])?)?$/i;
 
 interface Expect {
   release: string;
@@ -315,6 +316,26 @@ describe.skipIf(skip !== null)(`Helm chart rendered by tools/deploy/helm-render$
     expect(workerPod.metadata.annotations).toMatchObject({ team: "risk" });
     expect(workerPod.spec).toMatchObject({ imagePullSecrets: [{ name: "regcred" }], nodeSelector: { pool: "apps" }, tolerations: [{ key: "dedicated" }] });
     expect((one(objs, "Service", "svc-api").spec as { type: string; ports: unknown[] })).toMatchObject({ type: "LoadBalancer", ports: [{ name: "http", port: 443, targetPort: "http", protocol: "TCP" }] });
+  });
+
+  // kubectl cannot validate without a server (create/apply --dry-run=client need its API
+  // discovery), but `kubectl kustomize` runs offline: it parses each document as a Kubernetes
+  // object (apiVersion, kind, metadata.name required) and refuses duplicate ids.
+  it.runIf(kubectl)("`kubectl kustomize` (offline) reads the same objects from every rendering", () => {
+    expect(rendered.length).toBeGreaterThan(0);
+    const key = (o: Obj) => `${o.apiVersion}/${o.kind}/${o.metadata.name}`;
+    const sorted = (objs: Obj[]) => [...objs].sort((a, b) => key(a).localeCompare(key(b)));
+    for (const r of rendered) {
+      const dir = join(work, `kustomize-${r.scenario}`);
+      mkdirSync(dir);
+      writeFileSync(join(dir, "rendered.yaml"), r.output);
+      writeFileSync(join(dir, "kustomization.yaml"), "resources: [rendered.yaml]\n");
+      const k = spawnSync("kubectl", ["kustomize", dir], { encoding: "utf8", timeout: 60_000 });
+      expect(k.stderr, r.scenario).toBe("");
+      expect(k.status, r.scenario).toBe(0);
+      const objects = parseAllDocuments(k.stdout).map((d) => d.toJS() as Obj);
+      expect(sorted(objects), r.scenario).toEqual(sorted(r.objects));
+    }
   });
 
   it("all rendered objects type-check against the Kubernetes 1.30 API types; a misspelled field would not", () => {

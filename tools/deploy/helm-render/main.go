@@ -10,8 +10,8 @@
 //     helm.sh/helm/v3/pkg/engine;
 //   - functions: sprig v3's TxtFuncMap less env and expandenv, plus Helm's include, tpl,
 //     required, fail (message wrapped as "execution error at (file:line:col): msg"), toYaml,
-//     fromYaml, fromYamlArray, toJson, fromJson, fromJsonArray, and lookup (returns an empty map,
-//     as in `helm template`);
+//     fromYaml, fromYamlArray, toJson, fromJson, fromJsonArray, lookup (returns an empty map,
+//     as in `helm template`) and getHostByName (returns "", as Helm without --enable-dns);
 //   - objects: .Values, .Chart (Chart.yaml's fields: .Chart.Name, .Chart.Version,
 //     .Chart.AppVersion, ...), .Release (Name, Namespace, Revision 1, IsInstall/IsUpgrade,
 //     Service "Helm"), .Capabilities (KubeVersion, APIVersions.Has, HelmVersion),
@@ -556,6 +556,8 @@ func renderTemplates(templates map[string]string, top map[string]interface{}, ba
 	funcs["lookup"] = func(string, string, string, string) (map[string]interface{}, error) {
 		return map[string]interface{}{}, nil
 	}
+	// As Helm without --enable-dns.
+	funcs["getHostByName"] = func(string) string { return "" }
 	for k, v := range map[string]interface{}{
 		"toYaml": toYAML, "fromYaml": fromYAML, "fromYamlArray": fromYAMLArray,
 		"toJson": toJSON, "fromJson": fromJSON, "fromJsonArray": fromJSONArray,
