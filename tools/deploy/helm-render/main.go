@@ -339,31 +339,33 @@ func mergeMaps(a, b map[string]interface{}) map[string]interface{} {
 	return out
 }
 
-// coalesce is Helm's chartutil.CoalesceValues for one chart: user values over the defaults,
-// maps merged key by key, a user null deleting the key.
+// coalesce is Helm's chartutil.CoalesceValues for one chart (coalesceTablesFullKey): the user's
+// values over the defaults, tables merged key by key, a user null deleting a default, a table and
+// a non-table never merged (the user's value kept, with Helm's warning).
 func coalesce(user, defaults map[string]interface{}) map[string]interface{} {
-	out := map[string]interface{}{}
-	for k, v := range defaults {
-		out[k] = v
-	}
-	for k, v := range user {
-		if v == nil {
-			delete(out, k)
-			continue
+	return coalesceTables(mergeMaps(map[string]interface{}{}, user), defaults, "")
+}
+
+func coalesceTables(dst, src map[string]interface{}, prefix string) map[string]interface{} {
+	for key, val := range src {
+		fullkey := strings.TrimPrefix(prefix+"."+key, ".")
+		dv, ok := dst[key]
+		_, valTable := val.(map[string]interface{})
+		dvTable, dvIsTable := dv.(map[string]interface{})
+		switch {
+		case ok && dv == nil:
+			delete(dst, key)
+		case !ok:
+			dst[key] = val
+		case valTable && dvIsTable:
+			dst[key] = coalesceTables(mergeMaps(map[string]interface{}{}, dvTable), val.(map[string]interface{}), fullkey)
+		case valTable:
+			fmt.Fprintf(os.Stderr, "warning: cannot overwrite table with non table for %s (%v)\n", fullkey, val)
+		case dvIsTable && val != nil:
+			fmt.Fprintf(os.Stderr, "warning: destination for %s is a table. Ignoring non-table value (%v)\n", fullkey, val)
 		}
-		um, uok := v.(map[string]interface{})
-		dm, dok := out[k].(map[string]interface{})
-		if uok && dok {
-			out[k] = coalesce(um, dm)
-		} else {
-			if _, wasMap := out[k].(map[string]interface{}); wasMap && !uok {
-				fmt.Fprintf(os.Stderr, "coalesce.go: warning: cannot overwrite table with non table for %s (%v)\n", k, out[k])
-				continue
-			}
-			out[k] = v
-		}
 	}
-	return out
+	return dst
 }
 
 // parseSet reads one --set argument: comma-separated key.path=value pairs ("\," escapes a comma),
