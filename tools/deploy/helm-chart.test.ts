@@ -81,8 +81,8 @@ let work = "";
 /** Every object of every successful rendering, for the type check. */
 const rendered: { scenario: string; output: string; objects: Obj[] }[] = [];
 
-function run(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(bin, [...args, CHART], { encoding: "utf8", timeout: 30_000 });
+function run(args: string[], chart = CHART): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(bin, [...args, chart], { encoding: "utf8", timeout: 30_000 });
   return { status: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -253,6 +253,81 @@ describe.skipIf(skip !== null)(`Helm chart rendered by tools/deploy/helm-render$
       expect(r.stdout).toBe("");
     }
     expect(run(["--set", "secrets.DATABASE_URL=postgres://db/svc", "--set", `secrets.SVC_AUDIT_KEY=${"k".repeat(32)}`]).status).toBe(0);
+    // Chart.yaml's kubeVersion, as helm checks it against the cluster's (or --kube-version).
+    expect(run(["--set", "existingSecret=s", "--kube-version", "v1.24.9"]).stderr).toBe("Error: chart requires kubeVersion: >=1.25.0-0 which is incompatible with Kubernetes v1.24.9\n");
+    expect(run(["--set", "existingSecret=s", "--kube-version", "v1.25.0"]).status).toBe(0);
+  });
+
+  // The renderer itself, on a small chart whose `helm template` output follows from Helm's rules.
+  it("helm-render follows Helm's rules: partials, include/tpl/required/lookup, <no value>, float64 values, --set typing and null, empty files, kind order, hooks by weight", () => {
+    const chart = join(work, "demo");
+    mkdirSync(join(chart, "templates"), { recursive: true });
+    mkdirSync(join(chart, "files"));
+    writeFileSync(join(chart, "Chart.yaml"), "apiVersion: v2\nname: demo\nversion: 1.2.3\nappVersion: \"9\"\n");
+    writeFileSync(join(chart, "values.yaml"), "big: 1000000\nsmall: 8080\ntext: hello\nnested: { keep: 1, drop: 2 }\n");
+    writeFileSync(join(chart, "files/greeting.txt"), "hi\n");
+    writeFileSync(join(chart, "templates/_helpers.tpl"), '{{- define "demo.name" -}}{{ .Chart.Name }}-{{ .Release.Name }}{{- end -}}\nnot rendered\n');
+    writeFileSync(join(chart, "templates/a.yaml"), [
+      "apiVersion: v1",
+      "kind: ConfigMap",
+      "metadata:",
+      '  name: {{ include "demo.name" . }}',
+      "  namespace: {{ .Release.Namespace }}",
+      "data:",
+      "  big: {{ .Values.big | quote }}",
+      "  small: {{ .Values.small | quote }}",
+      '  kinds: {{ printf "%s %s %s" (kindOf .Values.m) (kindOf .Values.n) (kindOf .Values.small) | quote }}',
+      '  missing: "{{ .Values.nope }}"',
+      "  nested: {{ .Values.nested | toJson | quote }}",
+      '  tpl: {{ tpl "{{ .Values.text }}-{{ .Chart.Version }}" . | quote }}',
+      '  hpa: {{ .Capabilities.APIVersions.Has "autoscaling/v2" | quote }}',
+      "  kube: {{ .Capabilities.KubeVersion.Version | quote }}",
+      "  install: {{ .Release.IsInstall | quote }}",
+      '  file: {{ .Files.Get "files/greeting.txt" | trim | quote }}',
+      '  lookup: {{ lookup "v1" "Secret" "ns" "x" | len | quote }}',
+      "  template: {{ .Template.Name | quote }}",
+      "{{- if .Values.none }}",
+      "---",
+      "apiVersion: v1",
+      "kind: Secret",
+      "metadata: { name: never }",
+      "{{- end }}",
+      "---",
+      "apiVersion: batch/v1",
+      "kind: Job",
+      'metadata: { name: late, annotations: { helm.sh/hook: post-install, helm.sh/hook-weight: "5" } }',
+      "---",
+      "apiVersion: batch/v1",
+      "kind: Job",
+      'metadata: { name: early, annotations: { helm.sh/hook: pre-install, helm.sh/hook-weight: "-5" } }',
+      "",
+    ].join("\n"));
+    writeFileSync(join(chart, "templates/b.yaml"), "apiVersion: v1\nkind: Namespace\nmetadata: { name: first }\n");
+    writeFileSync(join(chart, "templates/c.yaml"), '{{- if .Values.check }}{{ required "set check.value" .Values.check.value }}{{ end }}\n');
+    const r = run(["--name", "rel", "--namespace", "team", "--set", "nested.drop=null,text=world", "--set", "m=12,n=012"], chart);
+    expect(r.stderr).toBe("");
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/^---\n# Source: demo\/templates\/b\.yaml\napiVersion: v1\nkind: Namespace\n/);
+    const objs = parseAllDocuments(r.stdout).map((d) => d.toJS() as Obj & { data?: Record<string, string> });
+    expect(objs.map((o) => `${o.kind}/${o.metadata.name}`)).toEqual(["Namespace/first", "ConfigMap/demo-rel", "Job/early", "Job/late"]);
+    expect(objs[1]?.metadata).toEqual({ name: "demo-rel", namespace: "team" });
+    expect(objs[1]?.data).toEqual({
+      big: "1e+06", // Helm reads values as JSON numbers (float64): a million prints so
+      small: "8080",
+      kinds: "int64 string float64", // --set: integers not starting with 0 are int64
+      missing: "",
+      nested: '{"keep":1}',
+      tpl: "world-1.2.3",
+      hpa: "true",
+      kube: "v1.32.0",
+      install: "true",
+      file: "hi",
+      lookup: "0",
+      template: "demo/templates/a.yaml",
+    });
+    const failed = run(["--set", "check.on=true"], chart);
+    expect(failed.status).toBe(1);
+    expect(failed.stderr).toMatch(/^Error: execution error at \(demo\/templates\/c\.yaml:1:\d+\): set check\.value\n$/);
   });
 
   it("renders docs/operations.md's install (existingSecret, image) into the API and worker with their HPAs, PDBs, Service and migration hook", () => {
