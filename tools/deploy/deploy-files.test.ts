@@ -6,7 +6,7 @@ import { parse, parseAllDocuments } from "yaml";
 
 // The deployment files (docs/operations.md): what can be checked without a container engine or
 // a cluster is checked here, so a broken file fails CI. Where a tool is on the machine (docker
-// compose, helm), its own validation runs too.
+// compose, helm), its own validation runs too; helm-chart.test.ts renders the chart without helm.
 const ROOT = resolve(import.meta.dirname, "../..");
 const read = (path: string): string => readFileSync(join(ROOT, path), "utf8");
 const onPath = (cmd: string, args: string[]): boolean => spawnSync(cmd, args, { stdio: "ignore", timeout: 90_000 }).status === 0;

@@ -28,12 +28,19 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 {{- .Values.existingSecret | default (printf "%s-secrets" (include "svc.fullname" .)) -}}
 {{- end -}}
 
-{{/* The environment every process gets: plain settings, then the Secret's keys. */}}
-{{- define "svc.env" -}}
-{{- range $name, $value := .Values.env }}
-- name: {{ $name }}
-  value: {{ $value | quote }}
-{{- end }}
+{{/*
+A setting's value for a container's env. YAML numbers reach templates as float64, which print as
+1e+06 from a million on (SVC_BODY_LIMIT_BYTES: 1048576 would become "1.048576e+06" and fail the
+config loader): whole numbers print as integers. Maps and lists (SVC_PLANS, SVC_FEEDS) print as JSON.
+*/}}
+{{- define "svc.envValue" -}}
+{{- if and (kindIs "float64" .) (eq . (float64 (int64 .))) -}}
+{{- int64 . | quote -}}
+{{- else if or (kindIs "map" .) (kindIs "slice" .) -}}
+{{- toJson . | quote -}}
+{{- else -}}
+{{- . | quote -}}
+{{- end -}}
 {{- end -}}
 
 {{- define "svc.envFrom" -}}
