@@ -163,6 +163,19 @@ describe.each(ENGINES)("live feeds on %s", (engine) => {
     }
     routes.delete("/keep");
     expect((await sync.syncAll())[0]?.error?.code).toBe("feed.http_status");
+    // A maintenance page answered 200 to a plain list: its tags pass the line reader but are no
+    // entities, and the one domain-like line on it must not replace the list.
+    const list = feed({ name: "keep-plain", format: "plain" });
+    const plainSync = new FeedSync(ds, [list], { clock });
+    routes.set("/keep-plain", (_q, res) => res.writeHead(200).end("kept-one.xyz\nkept-two.top\nkept-three.click\n"));
+    expect((await plainSync.syncAll())[0]).toMatchObject({ status: "loaded", entries: 3 });
+    const plainBefore = await rowsOf("feed:keep-plain");
+    routes.set("/keep-plain", (_q, res) => res.writeHead(200).end("<!DOCTYPE html>\n<html>\n<body>\n<p>maintenance</p>\nexample.com\n</body>\n</html>\n"));
+    expect((await plainSync.syncAll())[0]).toMatchObject({
+      status: "failed", entries: 3,
+      error: { code: "feed.malformed", message: expect.stringMatching(/^not a valid plain feed: 6 entries refused, 1 taken \(first: line 1: contains whitespace\)/) },
+    });
+    expect(await rowsOf("feed:keep-plain")).toEqual(plainBefore);
     // Unreachable: nothing listens there any more.
     const closed = http.createServer();
     await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
