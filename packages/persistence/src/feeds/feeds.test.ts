@@ -95,7 +95,7 @@ describe.each(ENGINES)("live feeds on %s", (engine) => {
     const [first] = await sync.syncAll();
     expect(first).toMatchObject({ feed: "eth", status: "loaded", entries: 4, added: 4, removed: 0, unchanged: 0, skipped: 0, version: expect.stringMatching(/^2026-11-26\.[0-9a-f]{12}$/) });
     const [hit] = await lookup("https://login.metamask-claim.xyz/connect");
-    expect(hit).toMatchObject({ list: "block", source: "feed:eth", label: "blacklist", version: first!.version, matched_on: "parent", added_at: "2026-11-26T06:00:00.000Z" });
+    expect(hit).toMatchObject({ list: "block", source: "feed:eth", label: "phishing site (blacklist)", version: first!.version, matched_on: "parent", added_at: "2026-11-26T06:00:00.000Z" });
     expect((await lookup("myetherwallet.com"))[0]).toMatchObject({ list: "allow", source: "feed:eth" });
 
     clock.advance(3_600_000);
