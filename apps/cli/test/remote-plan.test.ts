@@ -47,7 +47,7 @@ describe("svc batch --url on a small plan", () => {
     const logs: string[] = [];
     const summary = await runBatch({
       items: items(),
-      screener: renderingScreener(backend, "jsonl"),
+      screener: renderingScreener(backend, "jsonl", () => null),
       writer: { format: "jsonl", write: (t: string) => void out.push(t), end: async () => {} },
       progress: { tick: () => {}, log: (t: string) => void logs.push(t), done: () => {} },
       inflight: 2,
