@@ -54,23 +54,24 @@ export function describeStorage(config: Config, cwd: string): string {
  * PGlite is one process's database: @svc/persistence locks its directory when it opens it (every
  * svc process does, `npm start` included). Refused, this says so in one line, with where to go.
  */
-export function dataDirInUse(e: unknown, shownDir: string): CliError | null {
+export function dataDirInUse(e: unknown, shownDir: string, localOnly?: string): CliError | null {
   const c = persistence.dataDirInUseCause(e);
   if (!c) return null;
   const who = c.pid > 0 ? ` (pid ${c.pid})` : "";
-  const advice = c.url ? `use --url ${c.url} --key <key> (or SVC_URL/SVC_API_KEY)` : "stop it or use --url http://127.0.0.1:8080 --key <key>";
+  // A command that has no --url (it works on the database itself) is told to wait for the server, not to call it.
+  const advice = localOnly ? `stop it first: ${localOnly}` : c.url ? `use --url ${c.url} --key <key> (or SVC_URL/SVC_API_KEY)` : "stop it or use --url http://127.0.0.1:8080 --key <key>";
   return new CliError(`the data directory ${shownDir} is in use by another svc process${who}${c.url ? ` serving ${c.url}` : ""}; ${advice}`, EXIT.unavailable);
 }
 
 /** Opens (and migrates) the local database. Logging is off unless asked for: stdout is for results. */
-export async function openLocal(io: Io, flags: LocalFlags, options: { logLevel?: string } = {}): Promise<Local> {
+export async function openLocal(io: Io, flags: LocalFlags, options: { logLevel?: string; localOnly?: string } = {}): Promise<Local> {
   const config = localConfig(io, flags, { LOG_LEVEL: options.logLevel ?? "silent" });
   const dataDir = config.DATABASE_URL || config.SVC_DATA_DIR === "memory://" ? null : resolve(io.cwd, config.SVC_DATA_DIR);
   let runtime: Runtime;
   try {
     runtime = await buildRuntime(dataDir ? { ...config, SVC_DATA_DIR: dataDir } : config);
   } catch (e) {
-    const inUse = dataDir ? dataDirInUse(e, dataDir) : null;
+    const inUse = dataDir ? dataDirInUse(e, dataDir, options.localOnly) : null;
     if (inUse) throw inUse;
     throw new CliError(`Cannot open the database (${describeStorage(config, io.cwd)}): ${e instanceof Error ? e.message : String(e)}`, EXIT.unavailable, config.DATABASE_URL ? "Check DATABASE_URL and that PostgreSQL is running." : "Check SVC_DATA_DIR (or --data-dir) points to a writable directory.");
   }

@@ -64,6 +64,7 @@ export async function remoteError(e: unknown, where: string): Promise<CliError |
     case 403:
       return new CliError(`The API key is not allowed to do this: ${p.detail}${rid}`, EXIT.unavailable, "Use a key on a plan that allows it (`svc keys create --plan pro` on the server).");
     case 429:
+      if (p.code === "quota_exceeded") return new CliError(`The key's monthly quota is used up: ${p.detail}${rid}`, EXIT.unavailable, "Use a key on a bigger plan (`svc keys create --plan pro` on the server; the operator's own key has no limit), or wait for the next month.");
       return new CliError(`Rate limited by the server, still after retries: ${p.detail}${rid}`, EXIT.unavailable, "Wait and retry, lower --concurrency, or use a key on a bigger plan.");
     case 404:
       return new CliError(`Not found: ${p.detail}${rid}`, EXIT.usage);

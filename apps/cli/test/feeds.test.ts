@@ -1,5 +1,5 @@
 // `svc intel sync` as users run it: a real process against feeds served from 127.0.0.1.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -34,6 +34,27 @@ describe("svc intel sync", { timeout: 240_000 }, () => {
     expect(lines[0]).toMatch(/^ips: 2 entries, version \d{4}-\d\d-\d\d\.[0-9a-f]{12}: 2 added, 0 removed, 0 unchanged, 1 skipped$/);
     expect(lines[1]).toBe(`down: FAILED (feed.http_status): 127.0.0.1:${new URL(base).port} answered HTTP 502 Bad Gateway; its 0 entries are kept`);
     expect(r.stderr).toMatch(/^ips: skipped "198\.51\.100\.0\/24": /m);
+  });
+
+  it("while a server holds the embedded database, says to stop it first, not to use --url (intel has none)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-feeds-"));
+    try {
+      // The lock a running `npm start` leaves: a live pid (this test's) and where it serves.
+      mkdirSync(join(dir, "pgdata"));
+      writeFileSync(join(dir, "pgdata", "svc.lock"), `${process.pid}\nhttp://127.0.0.1:8123\n`);
+      const feeds = JSON.stringify([{ name: "ips", url: `${base}/ips.txt`, format: "plain", type: "ip_address" }]);
+      const r = await svc(["intel", "sync", "--data-dir", dir], { env: { SVC_FEEDS: feeds } });
+      expect(r.code).toBe(3);
+      expect(r.stderr).toBe(
+        `error: the data directory ${dir} is in use by another svc process (pid ${process.pid}) serving http://127.0.0.1:8123; stop it first: ` +
+          "`svc intel` works on the database itself, not through a server; to have that server sync the feeds, start it with SVC_FEEDS and SVC_FEED_SYNC_MINUTES (docs/feeds.md)\n",
+      );
+      const m = await svc(["migrate", "--data-dir", dir]);
+      expect(m.code).toBe(3);
+      expect(m.stderr).toMatch(/; stop it first: `svc migrate` works on the database itself \(a server migrates it when it starts\)\n$/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("intel import reads the feed formats from a file too (dry run: counted, nothing written)", async () => {

@@ -16,7 +16,7 @@ describe("svc batch --url on a small plan", () => {
   let runtime: Runtime;
   let app: ReturnType<typeof createApp>;
   beforeAll(async () => {
-    const config = loadConfig({ SVC_DATA_DIR: "memory://", LOG_LEVEL: "silent", SVC_PLANS: JSON.stringify({ tiny: { per_minute: 4, per_month: 1000 } }) });
+    const config = loadConfig({ SVC_DATA_DIR: "memory://", LOG_LEVEL: "silent", SVC_PLANS: JSON.stringify({ tiny: { per_minute: 4, per_month: 1000 }, spent: { per_minute: 4, per_month: 6 } }) });
     runtime = await buildRuntime(config, { clock });
     app = createApp(runtime.services);
   }, 120_000);
@@ -47,7 +47,7 @@ describe("svc batch --url on a small plan", () => {
     const logs: string[] = [];
     const summary = await runBatch({
       items: items(),
-      screener: renderingScreener(backend, "jsonl"),
+      screener: renderingScreener(backend, "jsonl", () => null),
       writer: { format: "jsonl", write: (t: string) => void out.push(t), end: async () => {} },
       progress: { tick: () => {}, log: (t: string) => void logs.push(t), done: () => {} },
       inflight: 2,
@@ -57,6 +57,24 @@ describe("svc batch --url on a small plan", () => {
     expect(out.map((t) => (JSON.parse(t) as { entity: { value: string } }).entity.value)).toEqual(lines);
     // Three chunks of ≤ 4 on a 4-a-minute plan took at least two more windows.
     expect(clock.now().getTime() - Date.parse("2026-11-20T10:00:00.000Z")).toBeGreaterThanOrEqual(120_000);
+  });
+
+  it("stops at once when the month is used up, saying so, instead of retrying for ten minutes", { timeout: 60_000 }, async () => {
+    const backend = await remoteBackend({ url: "http://svc.test", key: await keyOn("spent") }, transport);
+    async function* items(): AsyncGenerator<InputItem> {
+      for (let i = 0; i < 11; i++) yield { kind: "entity", line: i + 1, value: `shop-${i}.example-store.com` };
+    }
+    const start = clock.now().getTime();
+    const err = await runBatch({
+      items: items(),
+      screener: renderingScreener(backend, "jsonl", () => null),
+      writer: { format: "jsonl", write: () => {}, end: async () => {} },
+      progress: { tick: () => {}, log: () => {}, done: () => {} },
+      inflight: 1,
+    }).catch((e: unknown) => e);
+    expect(err).toMatchObject({ message: expect.stringMatching(/^The key's monthly quota is used up: The spent plan includes 6 checks a month and 2 are left; this request costs 4\./) });
+    // One window's wait for the second chunk, none for the month.
+    expect(clock.now().getTime() - start).toBeLessThanOrEqual(61_000);
   });
 
   it("uses chunks of 100 where the plan has no per-minute limit", async () => {

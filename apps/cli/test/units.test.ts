@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { formatDuration, progressBar } from "../src/batch/progress.js";
 import { openInput, splitRecord, type InputItem } from "../src/batch/readers.js";
-import { csvRecord, csvSafe } from "../src/batch/render.js";
+import { csvRecord, csvSafe, renderCsv } from "../src/batch/render.js";
 import { CliError, EXIT, worst } from "../src/exit.js";
 import { colorEnabled, displayWidth, showInput } from "../src/io.js";
 import { remoteTarget } from "../src/remote.js";
@@ -66,6 +66,15 @@ describe("rendering and helpers", () => {
   it("CSV cells never start a formula and are quoted as RFC 4180 says", () => {
     expect(["=1+1", "+1", "-2", "@x", "\tx", "ok"].map(csvSafe)).toEqual(["'=1+1", "'+1", "'-2", "'@x", "'\tx", "ok"]);
     expect(csvRecord(["a", 'b"c', "d,e", "f\ng"])).toBe('a,"b""c","d,e","f\ng"\r\n');
+  });
+
+  it("a CSV record's top_reason is the rule's finding that names the brand, not the model's reading of the name", async () => {
+    const { createScreener, leadSignal } = await import("@svc/core");
+    const r = await createScreener().screen("secure-login-paypal.com.verify-account.xyz");
+    if (!r.ok) throw new Error(r.error.message);
+    const cells = renderCsv(3, r.verdict, leadSignal).split(",");
+    expect(cells.slice(0, 2)).toEqual(["3", "secure-login-paypal.com.verify-account.xyz"]);
+    expect(cells.slice(9).join(",")).toMatch(/^domain\.model_risk;.*,"Shows paypal\.com in the name, but the site is really verify-account\.xyz",chk_/);
   });
 
   it("dates: ISO, dates and ages", () => {

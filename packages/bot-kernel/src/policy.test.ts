@@ -25,6 +25,22 @@ describe("assess", () => {
   });
 });
 
+describe("assess: the reason quoted", () => {
+  it("is a rule's finding, not the learned model's reading of the name, when the rule found something of weight", () => {
+    const made = makeVerdict("secure-login-paypal.com.verify-account.xyz", "critical", "unused");
+    const sig = made.signals[0]!;
+    const verdict = {
+      ...made,
+      signals: [
+        { ...sig, code: "domain.model_risk", points: 98, message: "Learned name model: scores the name 98 of 100" },
+        { ...sig, code: "domain.brand_embedding", points: 80, message: "Shows paypal.com in the name, but the site is really verify-account.xyz" },
+      ],
+    };
+    expect(assess({ ...base, verdict })?.reason).toBe(`critical risk (${made.risk_score}/100): Shows paypal.com in the name, but the site is really verify-account.xyz`);
+    expect(assess({ ...base, verdict: { ...verdict, signals: [verdict.signals[0]!, { ...sig, code: "domain.new_gtld", points: 8, message: "cheap TLD" }] } })?.reason).toMatch(/: Learned name model/u);
+  });
+});
+
 describe("decide", () => {
   it.each<[Policy, boolean, boolean, Assessed[], Action, string | null]>([
     ["notify", false, false, [v("low")], "none", null],

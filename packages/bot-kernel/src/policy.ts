@@ -1,4 +1,4 @@
-import type { EntityType, Verdict } from "@svc/core";
+import { leadSignal, type EntityType, type Verdict } from "@svc/core";
 import type { Policy, PolicyLevel } from "./settings.js";
 
 /**
@@ -36,10 +36,10 @@ export interface Decision {
 
 const FLAGGED_LEVELS = new Set(["high", "critical"]);
 
+/** The reason a flagged verdict quotes: its lead signal (a rule's finding before the model's reading), if it scored. */
 export function topSignal(v: Verdict): string | null {
-  let best: Verdict["signals"][number] | null = null;
-  for (const s of v.signals) if (s.points > 0 && (!best || s.points > best.points)) best = s;
-  return best ? best.message : null;
+  const lead = leadSignal(v.signals);
+  return lead && lead.points > 0 ? lead.message : null;
 }
 
 /** Why an entity is flagged, or null when it is not. */

@@ -26,6 +26,7 @@ export type * from "./ports/graph-repository.js";
 export * from "./ports/storage-limits.js";
 export * from "./ports/graph-walk.js";
 export { combineIntelStores } from "./detection/combined-intel.js";
+export { leadSignal, LEAD_RULE_POINTS } from "./use-cases/lead-signal.js";
 export { auditExportRowOf, auditRecordOf, signalCodesOf, type AuditInput } from "./use-cases/audit-record.js";
 export { REPORTED_WITH, checkCoversEntity, syncReportedWith } from "./use-cases/report-moderation.js";
 export { FIXED_FEATURES, HASHED, extract, ownName, platformOf, wordHash, type FeatureSpace, type Features, type HostView } from "./detection/model/features.js";

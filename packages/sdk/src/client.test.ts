@@ -15,6 +15,11 @@ beforeAll(async () => {
     req.on("data", (c: Buffer) => (body += c.toString()));
     req.on("end", () => {
       seen.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body });
+      if (req.url === "/v1/screen" && req.headers["x-api-key"] === "svc_live_spent") {
+        // A used-up month: the wait it asks for is weeks.
+        res.writeHead(429, { "content-type": "application/problem+json", "retry-after": "333238" });
+        return res.end(JSON.stringify({ type: "x", title: "Monthly quota used up", status: 429, detail: "The free plan includes 1000 checks a month and 0 are left; this request costs 1. Upgrade the plan or wait for the next month.", code: "quota_exceeded", request_id: "r3", retryable: true }));
+      }
       if (req.url?.startsWith("/v1/screen") && busyLeft > 0) {
         busyLeft--;
         res.writeHead(429, { "content-type": "application/problem+json", "retry-after": "0" });
@@ -88,6 +93,15 @@ describe("SvcClient", () => {
     const c = new SvcClient({ baseUrl: base, apiKey: "svc_live_good", maxRetries: 1, sleep: async () => {} });
     await expect(c.screen({ entity_value: "a.com" })).rejects.toMatchObject({ name: "SvcApiError", status: 429, code: "rate_limited" });
     busyLeft = 0;
+  });
+
+  it("does not retry an answer that asks for a longer wait than it would wait (a used-up month)", async () => {
+    const waits: number[] = [];
+    const before = seen.length;
+    const c = new SvcClient({ baseUrl: base, apiKey: "svc_live_spent", maxRetries: 10, maxRetryDelayMs: 61_000, sleep: async (ms) => void waits.push(ms) });
+    await expect(c.screen({ entity_value: "a.com" })).rejects.toMatchObject({ name: "SvcApiError", status: 429, code: "quota_exceeded" });
+    expect(waits).toEqual([]);
+    expect(seen.length - before).toBe(1);
   });
 
   it("raises problem+json as SvcApiError with the stable code", async () => {

@@ -51,7 +51,10 @@ export class SvcUnreachableError extends Error {
 export interface ClientOptions {
   readonly baseUrl: string;
   readonly apiKey: string;
-  /** Retries after 429/503, waiting what Retry-After says (capped by maxRetryDelayMs). */
+  /**
+   * Retries after 429/503, waiting what Retry-After says (capped by maxRetryDelayMs); an answer
+   * asking for more than the retries left could wait in all (a used-up monthly quota) is thrown at once.
+   */
   readonly maxRetries?: number;
   readonly maxRetryDelayMs?: number;
   readonly timeoutMs?: number;
@@ -209,9 +212,15 @@ export class SvcClient {
       }
       if (res.ok) return res;
       if ((res.status === 429 || res.status === 503) && attempt < maxRetries) {
-        await res.body?.cancel();
-        await this.sleep(retryDelay(res.headers.get("retry-after"), attempt, this.options.maxRetryDelayMs ?? 60_000));
-        continue;
+        const cap = this.options.maxRetryDelayMs ?? 60_000;
+        const asked = res.headers.get("retry-after");
+        // A wait longer than every retry left could cover (a used-up month: weeks) is answered now, not retried in vain.
+        const hopeless = asked !== null && /^\d+$/.test(asked.trim()) && Number(asked) * 1000 > cap * (maxRetries - attempt);
+        if (!hopeless) {
+          await res.body?.cancel();
+          await this.sleep(retryDelay(asked, attempt, cap));
+          continue;
+        }
       }
       throw new SvcApiError(res.status, await readProblem(res));
     }

@@ -144,6 +144,20 @@ describe.each(engines)("plans, usage and charging on %s", (engine) => {
     expect(u.month).toMatchObject({ used: 8, remaining: 0 });
   });
 
+  it("a request the month cannot hold is quota_exceeded even while the minute is full, not promised a retry in 61 s", async () => {
+    nextMinute();
+    const { key } = await api.account("tiny");
+    for (let i = 0; i < 5; i++) expect((await post("/v1/screen", { entity_value: `fill${i}.example.com` }, key)).status).toBe(200);
+    // The month has 3 of 8 left: a batch of 4 never fits this month; one of 3 fits after the minute.
+    const never = await post("/v1/screen/batch", { entities: ["w1.example.com", "w2.example.com", "w3.example.com", "w4.example.com"] }, key);
+    const p = await problemOf(never, 429, "quota_exceeded");
+    expect(p.detail).toBe("The tiny plan includes 8 checks a month and 3 are left; this request costs 4. Upgrade the plan or wait for the next month.");
+    expect(Number(never.headers.get("retry-after"))).toBeGreaterThan(61);
+    expect(headers(never)).toEqual(["5", "0", "61"]);
+    await problemOf(await post("/v1/screen/batch", { entities: ["w1.example.com", "w2.example.com", "w3.example.com"] }, key), 429, "rate_limited");
+    expect((await usage(key)).month.used).toBe(5);
+  });
+
   it("lets at most the limit through in any 60 seconds across a minute boundary (sliding window)", async () => {
     clock.set("2026-11-20T11:00:59.000Z");
     const { key } = await api.account("tiny");

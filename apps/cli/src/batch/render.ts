@@ -1,5 +1,8 @@
 import type { Verdict } from "@svc/core";
 
+/** `leadSignal` of @svc/core, passed in: the CLI loads core only when it screens or renders CSV, never at start. */
+export type LeadSignal = (signals: Verdict["signals"]) => Verdict["signals"][number] | null;
+
 export const CSV_COLUMNS = ["line", "input", "entity_type", "entity_value", "risk_score", "risk_level", "recommended_action", "confidence", "confidence_score", "signals", "top_reason", "check_id"] as const;
 
 /** A spreadsheet must never run a cell as a formula (CSV injection): such cells get a leading quote. */
@@ -18,10 +21,9 @@ export function csvRecord(fields: readonly string[]): string {
 
 export const CSV_HEADER = csvRecord(CSV_COLUMNS);
 
-/** One result as a CSV record: the verdict's headline, its scoring signal codes and strongest reason. */
-export function renderCsv(line: number, v: Verdict): string {
-  let top: Verdict["signals"][number] | undefined;
-  for (const s of v.signals) if (!top || s.points > top.points) top = s;
+/** One result as a CSV record: the verdict's headline, its scoring signal codes and lead reason (a rule's finding before the model's reading). */
+export function renderCsv(line: number, v: Verdict, leadSignal: LeadSignal): string {
+  const top = leadSignal(v.signals);
   return csvRecord([
     String(line),
     csvSafe(v.entity.input),
@@ -45,6 +47,6 @@ export function renderJsonl(v: Verdict): string {
 
 export type OutputFormat = "jsonl" | "csv";
 
-export function renderer(format: OutputFormat): (line: number, v: Verdict) => string {
-  return format === "csv" ? renderCsv : (_line, v) => renderJsonl(v);
+export function renderer(format: OutputFormat, leadSignal: LeadSignal): (line: number, v: Verdict) => string {
+  return format === "csv" ? (line, v) => renderCsv(line, v, leadSignal) : (_line, v) => renderJsonl(v);
 }

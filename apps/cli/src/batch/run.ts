@@ -4,7 +4,7 @@ import { showInput } from "../io.js";
 import { RISK_ORDER } from "../render/verdict.js";
 import type { Progress } from "./progress.js";
 import type { InputItem } from "./readers.js";
-import { renderer, type OutputFormat } from "./render.js";
+import { renderer, type LeadSignal, type OutputFormat } from "./render.js";
 import type { ResultWriter } from "./writers.js";
 
 /** A result ready to write: its level (for the summary and --fail-on) and its rendered text. */
@@ -23,8 +23,8 @@ export interface BatchScreener {
   screen(entries: readonly Entry[]): Promise<Rendered[]>;
 }
 
-export function renderingScreener(backend: Backend, format: OutputFormat): BatchScreener {
-  const render = renderer(format);
+export function renderingScreener(backend: Backend, format: OutputFormat, leadSignal: LeadSignal): BatchScreener {
+  const render = renderer(format, leadSignal);
   return {
     chunkSize: backend.chunkSize,
     async screen(entries) {

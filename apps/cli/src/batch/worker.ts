@@ -11,7 +11,7 @@ const core = await import("@svc/core");
 const screener = core.createScreener();
 
 port.on("message", (req: WorkerRequest) => {
-  const render = renderer(req.format);
+  const render = renderer(req.format, core.leadSignal);
   core
     .screenBatch(req.entries.map((e) => e.input), screener.deps, { concurrency: req.concurrency })
     .then((items) => {

@@ -42,10 +42,13 @@ export async function withApi<T>(io: Io, flags: AccessFlags, fn: (client: SvcCli
 
 export type LocalDb = Awaited<ReturnType<typeof import("../local.js").openLocal>>;
 
-/** Runs `fn` on the local database (opened, migrated, locked) and always closes it. */
-export async function withLocal(io: Io, flags: { dataDir?: string }, fn: (local: LocalDb) => Promise<void>): Promise<void> {
+/**
+ * Runs `fn` on the local database (opened, migrated, locked) and always closes it. `localOnly`:
+ * the command has no --url, and this says why, for when a running server holds the database.
+ */
+export async function withLocal(io: Io, flags: { dataDir?: string }, fn: (local: LocalDb) => Promise<void>, localOnly?: string): Promise<void> {
   const { openLocal } = await import("../local.js");
-  const local = await openLocal(io, flags);
+  const local = await openLocal(io, flags, localOnly ? { localOnly } : {});
   try {
     await fn(local);
   } finally {

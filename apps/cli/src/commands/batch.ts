@@ -87,7 +87,9 @@ export function batchCommand(program: Command, ctx: Context): void {
         close = () => pool.close();
       } else {
         const backend = await chooseBackend(o, io, { concurrency });
-        screener = renderingScreener(backend, writer.format);
+        // Only CSV quotes a lead reason; a remote JSONL batch never loads core.
+        const lead = writer.format === "csv" ? (await import("@svc/core")).leadSignal : () => null;
+        screener = renderingScreener(backend, writer.format, lead);
         close = () => backend.close();
       }
       const paint = stderrPaint(io);

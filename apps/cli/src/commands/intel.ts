@@ -21,6 +21,8 @@ interface ImportFlags {
   readonly json?: boolean;
 }
 
+/** Why `svc intel` is refused while a server holds the embedded database (it has no --url). */
+const LOCAL_ONLY = "`svc intel` works on the database itself, not through a server";
 const BATCH = 1000;
 const SHOW_SKIPPED = 20;
 
@@ -67,7 +69,7 @@ export function intelCommand(program: Command, ctx: Context): void {
           for (const r of results) for (const why of r.skipped_sample.slice(0, 5)) io.stderr.write(`${r.feed}: skipped ${why}\n`);
         }
         if (results.some((r) => r.status === "failed")) ctx.exit(EXIT.unavailable);
-      });
+      }, `${LOCAL_ONLY}; to have that server sync the feeds, start it with SVC_FEEDS and SVC_FEED_SYNC_MINUTES (docs/feeds.md)`);
     });
 
   addDataDirOption(
@@ -100,7 +102,7 @@ export function intelCommand(program: Command, ctx: Context): void {
       if (rows.length === 0) return void (await write(io.stdout, "No feeds are configured (SVC_FEEDS, see docs/feeds.md).\n"));
       const text = rows.map((r) => `${r.name} (${r.format}${r.configured ? "" : ", not configured: svc intel feeds --remove " + r.name}) ${r.url}\n  ${r.entries.toLocaleString("en-US")} entries, version ${r.version ?? "-"}, synced ${r.synced_at ?? "never"}, checked ${r.checked_at ?? "never"}${r.last_error ? `\n  last error: ${r.last_error}` : ""}`);
       await write(io.stdout, `${text.join("\n")}\n`);
-    });
+    }, LOCAL_ONLY);
   });
 
   addDataDirOption(
@@ -177,7 +179,7 @@ export function intelCommand(program: Command, ctx: Context): void {
           updated += r.updated;
         }
         await finish(local.where);
-      });
+      }, LOCAL_ONLY);
       if (records.size === 0) {
         ctx.exit(EXIT.usage);
         io.stderr.write(`Nothing importable in ${file}: is --format ${o.format} right?\n`);

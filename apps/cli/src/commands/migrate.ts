@@ -17,6 +17,6 @@ export function migrateCommand(program: Command, ctx: Context): void {
         const applied = (await ds.query(`SELECT "name" FROM "migrations" ORDER BY "id"`)) as { name: string }[];
         const pending = await ds.showMigrations();
         await write(ctx.io.stdout, `Database ready: ${local.where}\n${applied.length} migration(s) applied${applied.length > 0 ? `: ${applied.map((m) => m.name).join(", ")}` : ""}${pending ? " (some still pending!)" : ""}.\n`);
-      });
+      }, "`svc migrate` works on the database itself (a server migrates it when it starts)");
     });
 }

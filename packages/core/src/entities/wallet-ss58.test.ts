@@ -43,8 +43,17 @@ describe("Substrate SS58 addresses", () => {
   it("leaves other lengths to the other chains and unknown shapes unrecognized", () => {
     // 32 base58 bytes is still Solana, not SS58.
     expect(parseEntity("So11111111111111111111111111111111111111112").ok).toBe(true);
-    const short = parseEntity(ALICE_GENERIC.slice(0, 46), { type: "wallet" });
-    expect(short.ok ? "ok" : short.error.code).not.toBe("ok");
+  });
+
+  it("an address cut short says so, typed or not (one character too many reads as a 33-byte key and fails its checksum)", () => {
+    for (const cut of [ALICE_GENERIC.slice(0, 46), ALICE_GENERIC.slice(0, 45), ALICE_KUSAMA.slice(1), ALICE_POLKADOT.slice(0, 45)]) {
+      for (const r of [parseEntity(cut), parseEntity(cut, { type: "wallet" })]) {
+        expect(r.ok, cut).toBe(false);
+        if (r.ok) continue;
+        expect(r.error.code, cut).toBe("entity.invalid");
+        expect(r.error.message, cut).toBe(`This looks like a Substrate (SS58) address, but ${cut.length} characters hold no whole account — probably a character was lost or added in copying.`);
+      }
+    }
   });
 
   it("encodes an account on any network, the inverse of parsing", () => {

@@ -164,7 +164,10 @@ const SS58_PRE = utf8ToBytes("SS58PRE");
 function parseSs58(s: string): TypedParse | undefined {
   if (s.length < 45 || s.length > 50 || !B58_RE.test(s)) return undefined;
   const bytes = b58.decodeUnsafe(s);
-  if (!bytes || bytes.length < 35) return undefined;
+  if (!bytes) return undefined;
+  // No other address svc reads is this long: a length that holds no account is a copying slip.
+  const cut = (): TypedParse => invalid(`This looks like a Substrate (SS58) address, but ${s.length} characters hold no whole account — probably a character was lost or added in copying.`);
+  if (bytes.length < 35) return cut();
   const first = bytes[0]!;
   // Bit 7 set is reserved; bit 6 set means a 2-byte prefix (14-bit network number).
   if (first & 0x80) return invalid("This looks like a Substrate (SS58) address, but its first byte is a reserved prefix.");
@@ -172,7 +175,7 @@ function parseSs58(s: string): TypedParse | undefined {
   const second = bytes[1]!;
   const prefix = prefixLength === 1 ? first : ((first & 0x3f) << 2) | (second >> 6) | ((second & 0x3f) << 8);
   const accountLength = bytes.length - prefixLength - 2;
-  if (accountLength !== 32 && accountLength !== 33) return undefined;
+  if (accountLength !== 32 && accountLength !== 33) return cut();
   if (prefixLength === 1 && (prefix === 46 || prefix === 47)) return invalid(`SS58 prefix ${prefix} is reserved, so this is not a Substrate address.`);
   const body = bytes.subarray(0, bytes.length - 2);
   const pre = new Uint8Array(SS58_PRE.length + body.length);

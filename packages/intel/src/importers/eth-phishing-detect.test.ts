@@ -11,10 +11,10 @@ describe("parseEthPhishingDetect", () => {
       src,
     );
     expect(r.records).toEqual([
-      { value: "metamask.com", type: "domain", list: "allow", label: "whitelist", source: "eth-phishing-detect@test" },
-      { value: "metamask-wallet.xyz", type: "domain", list: "block", label: "blacklist", source: "eth-phishing-detect@test" },
-      { value: "myetherwa11et.com", type: "domain", list: "block", label: "blacklist", source: "eth-phishing-detect@test" },
-      { value: "metamask.io", type: "domain", list: "allow", label: "fuzzylist", source: "eth-phishing-detect@test" },
+      { value: "metamask.com", type: "domain", list: "allow", label: "legitimate site (whitelist)", source: "eth-phishing-detect@test" },
+      { value: "metamask-wallet.xyz", type: "domain", list: "block", label: "phishing site (blacklist)", source: "eth-phishing-detect@test" },
+      { value: "myetherwa11et.com", type: "domain", list: "block", label: "phishing site (blacklist)", source: "eth-phishing-detect@test" },
+      { value: "metamask.io", type: "domain", list: "allow", label: "protected brand (fuzzylist)", source: "eth-phishing-detect@test" },
     ]);
     expect(r.skipped).toEqual([]);
   });

@@ -1,21 +1,25 @@
 import { checkOptions, makeRecord, Seen, valueProblem } from "./common.js";
 import type { ImportOptions, ImportResult } from "./types.js";
 
-/** The three lists of an eth-phishing-detect config and what each becomes. */
+/**
+ * The three lists of an eth-phishing-detect config and what each becomes. The label is what a
+ * verdict says of a match ("Listed as phishing site (blacklist) by feed:…"), so it names the
+ * kind of entry first and the list it came from after.
+ */
 const LISTS = [
   // Legitimate sites that look like protected brands: allow.
-  { key: "whitelist", list: "allow", label: "whitelist" },
+  { key: "whitelist", list: "allow", label: "legitimate site (whitelist)" },
   // Known phishing sites: block.
-  { key: "blacklist", list: "block", label: "blacklist" },
-  // The protected brands lookalikes are measured against: allow, labelled so core can use them as brands.
-  { key: "fuzzylist", list: "allow", label: "fuzzylist" },
+  { key: "blacklist", list: "block", label: "phishing site (blacklist)" },
+  // The protected brands lookalikes are measured against: allow.
+  { key: "fuzzylist", list: "allow", label: "protected brand (fuzzylist)" },
 ] as const;
 
 /**
  * The eth-phishing-detect config format:
  * `{ "version": 2, "tolerance": 2, "fuzzylist": [...], "whitelist": [...], "blacklist": [...] }`.
  * Whitelist entries become `allow` records, blacklist entries `block` records, and fuzzylist
- * entries (the protected brands) `allow` records labelled "fuzzylist". In `skipped`, `line` is
+ * entries (the protected brands) `allow` records labelled "protected brand (fuzzylist)". In `skipped`, `line` is
  * the 1-based position in the array the reason names, or 0 for problems with the whole input.
  */
 export function parseEthPhishingDetect(text: string, opts: Omit<ImportOptions, "list">): ImportResult {

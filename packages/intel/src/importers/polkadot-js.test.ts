@@ -7,9 +7,9 @@ describe("parsePolkadotJsAll", () => {
   it("maps deny to block and allow to allow, lower-cased", () => {
     const r = parsePolkadotJsAll(JSON.stringify({ allow: ["polkadot.network"], deny: ["Polkadot-Claim.xyz", "kusama-airdrop.com"] }), src);
     expect(r.records).toEqual([
-      { value: "polkadot.network", type: "domain", list: "allow", label: "allow", source: "polkadot-js@test" },
-      { value: "polkadot-claim.xyz", type: "domain", list: "block", label: "deny", source: "polkadot-js@test" },
-      { value: "kusama-airdrop.com", type: "domain", list: "block", label: "deny", source: "polkadot-js@test" },
+      { value: "polkadot.network", type: "domain", list: "allow", label: "legitimate site (allow list)", source: "polkadot-js@test" },
+      { value: "polkadot-claim.xyz", type: "domain", list: "block", label: "phishing site (deny list)", source: "polkadot-js@test" },
+      { value: "kusama-airdrop.com", type: "domain", list: "block", label: "phishing site (deny list)", source: "polkadot-js@test" },
     ]);
     expect(r.skipped).toEqual([]);
   });

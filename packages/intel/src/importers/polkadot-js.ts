@@ -18,7 +18,7 @@ function parseObject(text: string, result: ImportResult, expected: string): Reco
 
 /**
  * The polkadot-js phishing list `all.json`: `{ "allow": [domains], "deny": [domains] }`.
- * `deny` entries become `block` records labelled "deny", `allow` entries `allow` records. In
+ * `deny` entries become `block` records labelled "phishing site (deny list)", `allow` entries `allow` records. In
  * `skipped`, `line` is the 1-based position in the array the reason names, or 0 for the whole input.
  */
 export function parsePolkadotJsAll(text: string, opts: Omit<ImportOptions, "list">): ImportResult {
@@ -47,7 +47,7 @@ export function parsePolkadotJsAll(text: string, opts: Omit<ImportOptions, "list
       if (problem !== null) return void result.skipped.push({ line, reason: `${key}[${i}]: ${problem}` });
       const dup = seen.check(list, value, line);
       if (dup !== null) return void result.skipped.push({ line, reason: `${key}[${i}]: duplicate of ${key}[${dup - 1}]` });
-      result.records.push(makeRecord(value, list, opts.source, type, opts.label ?? key));
+      result.records.push(makeRecord(value, list, opts.source, type, opts.label ?? (key === "deny" ? "phishing site (deny list)" : "legitimate site (allow list)")));
     });
   }
   return result;

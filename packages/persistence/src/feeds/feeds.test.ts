@@ -95,7 +95,7 @@ describe.each(ENGINES)("live feeds on %s", (engine) => {
     const [first] = await sync.syncAll();
     expect(first).toMatchObject({ feed: "eth", status: "loaded", entries: 4, added: 4, removed: 0, unchanged: 0, skipped: 0, version: expect.stringMatching(/^2026-11-26\.[0-9a-f]{12}$/) });
     const [hit] = await lookup("https://login.metamask-claim.xyz/connect");
-    expect(hit).toMatchObject({ list: "block", source: "feed:eth", label: "blacklist", version: first!.version, matched_on: "parent", added_at: "2026-11-26T06:00:00.000Z" });
+    expect(hit).toMatchObject({ list: "block", source: "feed:eth", label: "phishing site (blacklist)", version: first!.version, matched_on: "parent", added_at: "2026-11-26T06:00:00.000Z" });
     expect((await lookup("myetherwallet.com"))[0]).toMatchObject({ list: "allow", source: "feed:eth" });
 
     clock.advance(3_600_000);
@@ -163,6 +163,19 @@ describe.each(ENGINES)("live feeds on %s", (engine) => {
     }
     routes.delete("/keep");
     expect((await sync.syncAll())[0]?.error?.code).toBe("feed.http_status");
+    // A maintenance page answered 200 to a plain list: its tags pass the line reader but are no
+    // entities, and the one domain-like line on it must not replace the list.
+    const list = feed({ name: "keep-plain", format: "plain" });
+    const plainSync = new FeedSync(ds, [list], { clock });
+    routes.set("/keep-plain", (_q, res) => res.writeHead(200).end("kept-one.xyz\nkept-two.top\nkept-three.click\n"));
+    expect((await plainSync.syncAll())[0]).toMatchObject({ status: "loaded", entries: 3 });
+    const plainBefore = await rowsOf("feed:keep-plain");
+    routes.set("/keep-plain", (_q, res) => res.writeHead(200).end("<!DOCTYPE html>\n<html>\n<body>\n<p>maintenance</p>\nexample.com\n</body>\n</html>\n"));
+    expect((await plainSync.syncAll())[0]).toMatchObject({
+      status: "failed", entries: 3,
+      error: { code: "feed.malformed", message: expect.stringMatching(/^not a valid plain feed: 6 entries refused, 1 taken \(first: line 1: contains whitespace\)/) },
+    });
+    expect(await rowsOf("feed:keep-plain")).toEqual(plainBefore);
     // Unreachable: nothing listens there any more.
     const closed = http.createServer();
     await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));

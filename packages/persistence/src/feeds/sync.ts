@@ -245,6 +245,10 @@ export function parseFeed(def: FeedDefinition, text: string): { rows: Row[]; ski
     if (rows.has(key)) continue;
     rows.set(key, { type: p.entity.type, value: p.entity.value, list: r.list, label: r.label ?? `${r.list === "block" ? "listed" : "allowed"} by feed ${def.name}` });
   }
+  // Counted again with the values that are no entity (an error page's tags pass a line reader, not the entity parser).
+  if (rows.size > 0 && skipped.length > rows.size) {
+    throw new FeedError("feed.malformed", `not a valid ${def.format} feed: ${skipped.length} entries refused, ${rows.size} taken (first: ${skipped[0]})`);
+  }
   if (rows.size === 0) throw new FeedError("feed.empty", `no usable entry in the ${def.format} feed${skipped[0] ? ` (first refused: ${skipped[0]})` : ""}`);
   return { rows: [...rows.values()], skipped, dataDate };
 }

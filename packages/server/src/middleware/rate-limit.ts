@@ -65,6 +65,11 @@ export async function charge(c: Context, s: RateServices, caller: Caller, cost: 
     minute = await s.rates.take(key, now, cost, limits.per_minute);
     setHeaders(c, { limit: limits.per_minute, remaining: minute.remaining, reset: seconds(minute.resetMs) });
     if (!minute.allowed) {
+      // Waiting out the minute helps only if the month can still hold the request (a look, on refusals only).
+      if (limits.per_month !== null) {
+        const left = await s.usage.hit(key, "month", monthStart(now), 0, limits.per_month);
+        if (left.remaining < cost) throw quotaExceeded(caller.plan, limits.per_month, left.remaining, cost, now);
+      }
       const wait = Math.max(1, seconds(minute.retryAfterMs));
       throw problem({
         status: 429,
@@ -83,13 +88,7 @@ export async function charge(c: Context, s: RateServices, caller: Caller, cost: 
       await s.rates.refund(key, now, cost);
       setHeaders(c, { limit: limits.per_minute as number, remaining: Math.min(limits.per_minute as number, minute.remaining + cost), reset: seconds(minute.resetMs) });
     }
-    throw problem({
-      status: 429,
-      code: "quota_exceeded",
-      title: "Monthly quota used up",
-      detail: `The ${caller.plan} plan includes ${limits.per_month} checks a month and ${hit.remaining} are left; this request costs ${cost}. Upgrade the plan or wait for the next month.`,
-      headers: { "Retry-After": String(seconds(nextMonth(now).getTime() - now.getTime())) },
-    });
+    throw quotaExceeded(caller.plan, limits.per_month as number, hit.remaining, cost, now);
   }
   let refunded = 0;
   return {
@@ -108,6 +107,15 @@ export async function charge(c: Context, s: RateServices, caller: Caller, cost: 
     },
   };
 }
+
+const quotaExceeded = (plan: string, perMonth: number, remaining: number, cost: number, now: Date) =>
+  problem({
+    status: 429,
+    code: "quota_exceeded",
+    title: "Monthly quota used up",
+    detail: `The ${plan} plan includes ${perMonth} checks a month and ${remaining} are left; this request costs ${cost}. Upgrade the plan or wait for the next month.`,
+    headers: { "Retry-After": String(seconds(nextMonth(now).getTime() - now.getTime())) },
+  });
 
 /**
  * Charges `cost`, runs the work, and refunds what produced no verdict: everything when the

@@ -27,7 +27,7 @@ export function intelFindings(matches: readonly IntelMatch[], userContent: (valu
     code: exact ? "intel.blocklisted" : "intel.blocklisted_parent",
     family: "intel",
     message: exact ? `Listed as ${best.label} by ${best.source}` : `${best.matched_value}, which this is part of, is listed as ${best.label} by ${best.source}`,
-    evidence: { list: best.source, label: best.label, matched_value: best.matched_value, matched_on: best.matched_on, other_lists: block.filter((m) => m !== best).map((m) => m.source) },
+    evidence: { list: best.source, label: best.label, matched_value: best.matched_value, matched_on: best.matched_on, other_lists: [...new Set(block.map((m) => m.source))].filter((s) => s !== best.source) },
     source: { name: best.source, version: versionOf(best) },
     ...(best.added_at ? { observed_at: best.added_at } : {}),
   }];

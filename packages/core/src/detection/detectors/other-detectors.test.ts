@@ -61,6 +61,12 @@ describe("intel", () => {
     expect(intelFindings([m("block", "parent"), m("block", "exact")], () => false)[0]?.code).toBe("intel.blocklisted");
     expect(intelFindings([m("block", "parent")], () => false)[0]?.code).toBe("intel.blocklisted_parent");
   });
+  it("names each other list once, never the list the finding already names", () => {
+    // One feed listing the same account twice (as it reads in Polkadot and in Kusama form), and a second list.
+    const [f] = intelFindings([m("block", "exact", "15oF4u", "feed:dot"), m("block", "exact", "HNZata", "feed:dot"), m("block", "parent", "evil.com", "soc"), m("block", "exact", "x", "soc")], () => false);
+    expect(f?.evidence).toMatchObject({ list: "feed:dot", matched_value: "15oF4u", other_lists: ["soc"] });
+    expect(intelFindings([m("block", "exact", "15oF4u", "feed:dot"), m("block", "exact", "HNZata", "feed:dot")], () => false)[0]?.evidence.other_lists).toEqual([]);
+  });
   it("an allowlisted parent that hosts user content does not vouch for its sub-domains", () => {
     expect(intelFindings([m("allow", "parent", "github.io")], (d) => d === "github.io")).toEqual([]);
   });
