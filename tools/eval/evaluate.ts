@@ -64,7 +64,7 @@ export async function screenItems(items: readonly CorpusItem[], screener: Screen
       families,
       familyPoints,
       // svc's own allowlist, or a popular site (decision 0051): reported apart, out of every FPR denominator.
-      allowlisted: r.findings.some((f) => f.code === "intel.allowlisted" || f.code === "domain.popular_site"),
+      allowlisted: r.findings.some((f) => f.code === "intel.allowlisted" || f.code === "domain.popular_site" || f.code === "domain.hosting_platform"),
       where: typeof hosting === "string" ? `hosting ${hosting}` : `tld .${String(a.tld ?? "?")}`,
     });
   }

@@ -27,7 +27,8 @@ export interface Ruleset {
   /** Score ceiling for an entity on an allowlist (official domains stay `low` whatever else fires). */
   readonly allowlistedCeiling: number;
   /**
-   * Score ceiling for a popular site's own name (`domain.popular_site`, decision 0051): the name
+   * Score ceiling for a popular site's own name (`domain.popular_site`, decision 0051; and a hosting
+   * platform's own domain, `domain.hosting_platform`, decision 0103): the name
    * evidence (model, look-alike and lexical name findings) is overridden, and only a block-list
    * entry lifts the ceiling. Absent: popular sites get no special treatment.
    */
@@ -46,7 +47,8 @@ export interface Ruleset {
 
 export const RULESET: Ruleset = {
   // 2026.11.7: read with domain model 2026.11.2 (ordinary names weigh more in its training, decision 0078).
-  version: "2026.11.7",
+  // 2026.11.8: a hosting platform's own domain is read as a popular site's (decision 0103).
+  version: "2026.11.8",
   thresholds: { review: 30, block: 85 },
   withinFamilyDamping: 0.5,
   allowlistedCeiling: 10,
@@ -59,6 +61,7 @@ export const RULESET: Ruleset = {
     "intel.blocklisted_parent": { points: 90, category: "intel", severity: "critical" },
     "intel.allowlisted": { points: 0, category: "intel", severity: "info" },
     "domain.popular_site": { points: 0, category: "intel", severity: "info" },
+    "domain.hosting_platform": { points: 0, category: "intel", severity: "info" },
     // impersonation of brands
     "domain.lookalike_brand": { points: 75, category: "impersonation" },
     "domain.homograph": { points: 80, category: "impersonation" },

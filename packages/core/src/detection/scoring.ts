@@ -60,7 +60,7 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
     if (f.code === "intel.allowlisted" || f.code === "social.official_handle") allowlisted = true;
     else if (f.code.startsWith("intel.blocklisted")) anyBlocklisted = true;
     else if (PATH_ONLY_CODES.has(f.code)) pathOnly = true;
-    else if (f.code === "domain.popular_site") popularSite = true;
+    else if (f.code === "domain.popular_site" || f.code === "domain.hosting_platform") popularSite = true;
   }
   const blocklisted = !allowlisted && anyBlocklisted;
   // A popular site's own name is not evidence against it (decision 0051); a block-list entry still counts.

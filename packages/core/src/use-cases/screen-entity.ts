@@ -428,7 +428,7 @@ function assemble(layers: readonly Layer[], deps: ScreeningDeps, options: { thre
   for (const f of findings) {
     // The model scores every name: only a score of `medium` or more says something is known.
     if (f.family === "model" ? (f.strength ?? 0) >= 0.3 : (rs.rules[f.code]?.points ?? 0) > 0 && (f.strength ?? 1) > 0) risky = true;
-    if (f.code === "intel.allowlisted" || f.code === "social.official_handle" || f.code === "domain.popular_site") allowlisted = true;
+    if (f.code === "intel.allowlisted" || f.code === "social.official_handle" || f.code === "domain.popular_site" || f.code === "domain.hosting_platform") allowlisted = true;
   }
   if (!risky && !allowlisted) {
     findings.push({

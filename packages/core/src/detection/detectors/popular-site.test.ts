@@ -38,6 +38,23 @@ describe("popular sites (decision 0051)", () => {
     expect(r.verdict.signals.map((s) => s.code)).toEqual(["intel.allowlisted"]);
   });
 
+  it("a hosting platform's own domain is the platform's, never high: a site on it is judged by its own name (decision 0103)", async () => {
+    for (const [host, platform] of [["vercel.app", "vercel.app"], ["www.vercel.app", "vercel.app"], ["github.io", "github.io"], ["webflow.io", "webflow.io"], ["pages.dev", "pages.dev"], ["notion.site", "notion.site"], ["weebly.com", "weebly.com"], ["www.weebly.com", "weebly.com"]] as const) {
+      const r = await screen(host);
+      expect(r.verdict.risk_score, host).toBeLessThanOrEqual(10);
+      const signal = r.verdict.signals.find((s) => s.code === "domain.hosting_platform");
+      expect(signal?.message, host).toContain(`${platform} is the hosting platform's own domain`);
+      expect(r.verdict.signals.some((s) => s.code === "coverage.nothing_known")).toBe(false);
+    }
+    for (const host of ["claim-airdrop-x.vercel.app", "metamask-claim.weebly.com"]) {
+      const r = await screen(host);
+      expect(r.verdict.signals.map((s) => s.code), host).not.toContain("domain.hosting_platform");
+      expect(r.verdict.risk_score, host).toBeGreaterThanOrEqual(65);
+    }
+    const listed = createScreener({ clock, intel: [{ type: "domain", value: "vercel.app", list: "block", label: "phishing", source: "test-feed", added_at: "2026-10-30T00:00:00Z" }] });
+    expect((await screen("vercel.app", listed)).verdict.risk_level).toBe("critical");
+  });
+
   it("an ordinary name is not popular", async () => {
     const r = await screen("elm-street-bakery.com");
     expect(r.verdict.signals.map((s) => s.code)).not.toContain("domain.popular_site");
