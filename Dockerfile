@@ -41,5 +41,8 @@ EXPOSE 8080 9464
 # A young generation of up to 2 × 32 MB instead of V8's 2 × 16 MB: half the garbage-collection
 # time under load, no change at idle (decision 0095). Every process of the image.
 ENV NODE_OPTIONS="--max-semi-space-size=32"
+# glibc gives memory freed at the top of its heap back to the system above 128 kB, instead of a
+# threshold that one freed 9 MB buffer raises to 18 MB (idle API: 8 MB less; decision 0099).
+ENV MALLOC_TRIM_THRESHOLD_=131072
 ENTRYPOINT ["node"]
 CMD ["apps/api/dist/main.js"]

@@ -128,11 +128,15 @@ describe("Dockerfile", () => {
     expectEntry((JSON.parse(cmd?.slice(4) ?? "[]") as string[])[0] as string);
   });
 
-  it("gives every process the V8 heap flags `npm start` gives the API (decision 0095)", () => {
+  it("gives every process the V8 heap flags and the malloc setting `npm start` gives the API (decisions 0095, 0099)", () => {
     const start = (JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts.start ?? "";
-    const flags = /^node ((?:--[\w-]+=\S+ )*)apps\/api\/dist\/main\.js$/.exec(start)?.[1]?.trim();
+    const parts = /^((?:[A-Z_]+=\S+ )*)node ((?:--[\w-]+=\S+ )*)apps\/api\/dist\/main\.js$/.exec(start);
+    const vars = parts?.[1]?.trim().split(" ") ?? [];
+    const flags = parts?.[2]?.trim();
     expect(flags).toMatch(/--max-semi-space-size=\d+/);
     expect(runtime?.lines).toContain(`ENV NODE_OPTIONS="${flags}"`);
+    expect(vars).toContain("MALLOC_TRIM_THRESHOLD_=131072");
+    for (const v of vars) expect(runtime?.lines).toContain(`ENV ${v}`);
   });
 
   it(".dockerignore keeps installed, built and local files out of the context", () => {

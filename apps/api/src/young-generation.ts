@@ -11,8 +11,10 @@ import { setFlagsFromString } from "node:v8";
  * stay at their initial size. V8 reads this flag each time it would grow the young generation, so
  * setting it at run time takes effect (as `--liftoff-only` in @svc/persistence, decision 0080).
  *
- * This module is imported first by main.ts: ES modules are evaluated in import order, so the flag
- * is set before the rest of the API is loaded.
+ * main.ts imports this module alone and only then imports the rest of the API (run.ts)
+ * dynamically: a module's static imports are all loaded (read, parsed, compiled) before the first
+ * of them is evaluated, and loading the API's modules alone grew the young generation to 2 × 8 MB
+ * (docs/decisions/0099).
  */
 setFlagsFromString("--semi-space-growth-factor=1");
 

@@ -31,6 +31,8 @@ export async function freePort(): Promise<number> {
 
 /** The V8 flags `npm start` and the container image give the API (package.json, Dockerfile). */
 export const NODE_FLAGS = ["--max-semi-space-size=32"];
+/** The environment they give it too: glibc's trim threshold (decision 0099). */
+export const START_ENV: Record<string, string> = { MALLOC_TRIM_THRESHOLD_: "131072" };
 
 /**
  * `node [--cpu-prof …] <script>` in its own process on 127.0.0.1, with `env` on top of ours;
@@ -39,12 +41,12 @@ export const NODE_FLAGS = ["--max-semi-space-size=32"];
  */
 export async function startServer(script: string, env: Record<string, string>, options: { cpuProfDir?: string; startTimeoutMs?: number } = {}): Promise<Server> {
   const port = await freePort();
-  // V8's flags as `npm start` and the image run the API (decision 0095); the baseline gets the same.
+  // V8's flags and the environment `npm start` and the image run the API with (decisions 0095, 0099); the baseline gets the same.
   const args = [...NODE_FLAGS, ...(options.cpuProfDir ? ["--cpu-prof", `--cpu-prof-dir=${options.cpuProfDir}`] : []), ...(/\.[cm]?ts$/.test(script) ? ["--import", "tsx"] : []), script];
   const spawnedAt = performance.now();
   const proc = spawn(process.execPath, args, {
     // Server mode needs an audit key (replicas share it); harmless on the embedded default.
-    env: { ...process.env, HOST: "127.0.0.1", LOG_LEVEL: "silent", SVC_AUDIT_KEY: "the benchmarks' audit key, 32+ characters", ...env, PORT: String(port) },
+    env: { ...process.env, ...START_ENV, HOST: "127.0.0.1", LOG_LEVEL: "silent", SVC_AUDIT_KEY: "the benchmarks' audit key, 32+ characters", ...env, PORT: String(port) },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let tail = "";

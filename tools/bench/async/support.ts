@@ -4,7 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { scratchDatabase } from "@svc/persistence";
-import { NODE_FLAGS } from "../api/procs.js";
+import { NODE_FLAGS, START_ENV } from "../api/procs.js";
 
 export const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 export const ADMIN_URL = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
@@ -24,12 +24,12 @@ export interface Child {
 
 /**
  * An app as production runs it: `node <flags> apps/<app>/dist/main.js` from the repository root,
- * with the V8 flags `npm start` and the image give (tools/bench/api/procs.ts). The workspaces must
+ * with the V8 flags and environment `npm start` and the image give (tools/bench/api/procs.ts). The workspaces must
  * be built (`build()` of tools/build.mjs; the test suite's global setup builds them).
  */
 export function spawnApp(app: "api" | "worker", env: Record<string, string>): Child {
   const entry = `apps/${app}/dist/main.js`;
-  const child = spawn(process.execPath, [...NODE_FLAGS, entry], { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawn(process.execPath, [...NODE_FLAGS, entry], { cwd: ROOT, env: { ...process.env, ...START_ENV, ...env }, stdio: ["ignore", "pipe", "pipe"] });
   let out = "";
   child.stdout?.on("data", (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
   child.stderr?.on("data", (d: Buffer) => (out = (out + d.toString()).slice(-20_000)));
