@@ -4,7 +4,7 @@ import { youngGenerationMayGrow } from "./young-generation.js";
 import { resolve } from "node:path";
 import { serve } from "@hono/node-server";
 import { dataDirInUseCause, heldDataDirLock } from "@svc/persistence";
-import { configOrExit, loadConfig, storageLabel } from "@svc/runtime";
+import { configOrExit, createEmbeddedDatabaseApart, loadConfig, storageLabel } from "@svc/runtime";
 import { bootstrapAdmin, buildRuntime, createApp, drainHttpServer, startEmbeddedWorker, tuneHttpServer } from "@svc/server";
 
 /** On SIGTERM, requests in flight get this long to finish; then jobs in flight get WORKER_GRACE_MS. */
@@ -18,6 +18,9 @@ let dataDirShown: string | undefined;
 async function main(): Promise<void> {
   const config = configOrExit("svc API", loadConfig);
   dataDirShown = config.SVC_DATA_DIR;
+  // A first start on the embedded default: the database is made by a process of its own, whose
+  // leftovers go with it; this one then opens it as on any later start (decision 0100).
+  await createEmbeddedDatabaseApart(config);
   const runtime = await buildRuntime(config);
   const { services } = runtime;
   const boot = await bootstrapAdmin(services, config.SVC_BOOTSTRAP_KEY);

@@ -7,5 +7,5 @@ export { openBotRuntime, type BotOverrides, type BotRuntime, type BotSettings } 
 export { createLogger, REDACTED_PATHS, withLogContext, type LogContext, type Logger, type LoggerOptions } from "./logger.js";
 export { openJobQueue, type QueueOptions } from "./queue.js";
 export { reputationProviders, screeningDeps, screeningPort, type ScreeningOptions } from "./screening.js";
-export { embeddedDataDir, openStorage, storageLabel, type StorageOptions, type StorageSettings } from "./storage.js";
+export { createEmbeddedDatabaseApart, embeddedDataDir, openStorage, storageLabel, type StorageOptions, type StorageSettings } from "./storage.js";
 export { buildWorker, type WorkerRuntime } from "./worker.js";

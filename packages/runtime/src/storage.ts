@@ -1,5 +1,7 @@
-import { mkdirSync } from "node:fs";
-import { resolve } from "node:path";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { extname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { openDataSource } from "@svc/persistence";
 import type { DataSource } from "typeorm";
 
@@ -42,3 +44,29 @@ export async function openStorage(s: StorageSettings, o: StorageOptions = {}): P
   return openDataSource({ dataDir });
 }
 
+
+/**
+ * Creates the embedded database of a first start in a short-lived process of its own, when there
+ * is none yet; afterwards the caller opens it as it would on any later start. Creating and migrating
+ * a database in PGlite leaves tens of MB of freed memory behind in the process that did it (glibc
+ * keeps it in pieces, no threshold returns it): an API that created its database idled at ~190 MB,
+ * one that opened it at ~150 (decision 0100). Resolves true when a database was made this way;
+ * false when there was nothing to make (PostgreSQL, `memory://`, a database already there) or the
+ * process failed, in which case the caller's own opening creates it, or reports why it cannot.
+ */
+export async function createEmbeddedDatabaseApart(s: StorageSettings, o: { readonly execArgv?: readonly string[] } = {}): Promise<boolean> {
+  const dataDir = embeddedDataDir(s);
+  if (dataDir === null || dataDir === "memory://" || existsSync(join(dataDir, "PG_VERSION"))) return false;
+  // The sibling module as this one runs: compiled (.js) in production, the source under tsx.
+  const here = fileURLToPath(import.meta.url);
+  const script = join(here, "..", `create-database${extname(here)}`);
+  if (!existsSync(script)) return false;
+  // This process's flags (a loader such as tsx's under development), not a debugger's port.
+  const execArgv = o.execArgv ?? process.execArgv.filter((a) => !a.startsWith("--inspect"));
+  const child = spawn(process.execPath, [...execArgv, script, s.SVC_DATA_DIR ?? "./.svc"], { stdio: "ignore" });
+  const code = await new Promise<number | null>((done) => {
+    child.once("error", () => done(null));
+    child.once("exit", (c) => done(c));
+  });
+  return code === 0;
+}
