@@ -1,3 +1,4 @@
+import { collationCompare } from "./collation.js";
 import { hostAndParents, hostOf } from "../entities/host.js";
 import { ENTITY_TYPES, type Entity, type EntityType } from "../entities/types.js";
 import type { IntelList, IntelMatch, IntelRecord, SyncIntelStore } from "../ports/intel.js";
@@ -85,7 +86,7 @@ export class InMemoryIntelIndex implements SyncIntelStore {
     if (this.versionText === null) {
       const named = new Map<string, string>(this.sourceVersions);
       for (const [s, d] of this.newest) if (!named.has(s)) named.set(s, dayToIso(d).slice(0, 10));
-      const parts = [...named.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([s, v]) => `${s}@${v}`);
+      const parts = [...named.entries()].sort(([a], [b]) => collationCompare(a, b)).map(([s, v]) => `${s}@${v}`);
       this.versionText = parts.length > 0 ? parts.join(",") : "empty";
     }
     return this.versionText;

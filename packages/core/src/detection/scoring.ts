@@ -1,3 +1,4 @@
+import { collationCompare } from "./collation.js";
 import { RULESET, severityFor, type Ruleset } from "./ruleset.js";
 import type { Confidence, Coverage, Family, Finding, RecommendedAction, RiskLevel, Signal, Thresholds } from "./types.js";
 
@@ -40,8 +41,8 @@ export interface ScoreContext {
   readonly nowIso?: string;
 }
 
-/** Signal order: most points first, then by code (a collator made once: `localeCompare` builds one per call). */
-const byCode = new Intl.Collator().compare;
+/** Signal order: most points first, then by code, in `localeCompare`'s order (collation.ts). */
+const byCode = collationCompare;
 const bySignalOrder = (a: Signal, b: Signal): number => b.points - a.points || byCode(a.code, b.code);
 
 /**

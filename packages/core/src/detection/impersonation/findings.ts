@@ -1,10 +1,11 @@
+import { collationCompare } from "../collation.js";
 import type { Evidence, Family, Finding, SourceRef } from "../types.js";
 
 /** Findings that only say "the brand's name is here"; a stronger finding about the same brand makes them redundant. */
 const WEAK_CODES: ReadonlySet<string> = new Set(["domain.brand_in_subdomain", "domain.brand_in_name"]);
 
-/** `localeCompare`'s order, from a collator made once (`localeCompare` builds one per call). */
-const byCode = new Intl.Collator().compare;
+/** `localeCompare`'s order (collation.ts). */
+const byCode = collationCompare;
 
 const round = (x: number): number => Math.round(Math.max(0, Math.min(1, x)) * 100) / 100;
 
