@@ -5,7 +5,7 @@
  *   npm run soak -- blackhole  [--down S]                 the database network stops answering (TCP proxy)
  *   npm run soak -- worker-kill [--kills N]               SIGKILL the async worker N times under load
  *   npm run soak -- disk-full                             the embedded data directory fills up (tmpfs; root)
- *   npm run soak -- mix        [--minutes N] [--rate R]   the soak mix on PostgreSQL
+ *   npm run soak -- mix        [--minutes N] [--rate R] [--weights kind:%,…]   the soak mix on PostgreSQL
  *
  * Exit status 0 on PASS, 1 on FAIL.
  */
@@ -15,7 +15,7 @@ import { databaseOutage } from "./database-outage.js";
 
 const { positionals, values } = parseArgs({
   allowPositionals: true,
-  options: { down: { type: "string" }, kills: { type: "string" }, minutes: { type: "string" }, rate: { type: "string" }, concurrency: { type: "string" } },
+  options: { down: { type: "string" }, kills: { type: "string" }, minutes: { type: "string" }, rate: { type: "string" }, concurrency: { type: "string" }, weights: { type: "string" } },
 });
 const scenario = positionals[0];
 const num = (v: string | undefined, d: number) => (v === undefined ? d : Number(v));
@@ -33,9 +33,12 @@ async function main(): Promise<boolean> {
     case "disk-full":
       return (await (await import("./disk-full.js")).diskFull({})).ok;
     case "mix":
-      return (await (await import("./mix.js")).soakMix({ minutes: num(values.minutes, 10), rate: num(values.rate, 200) })).ok;
+    {
+      const mix = await import("./mix.js");
+      return (await mix.soakMix({ minutes: num(values.minutes, 10), rate: num(values.rate, 200), ...(values.weights ? { weights: mix.parseWeights(values.weights) } : {}) })).ok;
+    }
     default:
-      console.error("usage: npm run soak -- <restart|blackhole|worker-kill|disk-full|mix> [--down S] [--kills N] [--minutes N] [--rate R]");
+      console.error("usage: npm run soak -- <restart|blackhole|worker-kill|disk-full|mix> [--down S] [--kills N] [--minutes N] [--rate R] [--weights screen:70,batch:10,…]");
       return false;
   }
 }

@@ -4,7 +4,9 @@
  * 5 %, async 4 %, CSV export 1 %). Every 5 s: the API's RSS, the database's connection count.
  * Figures: error rate, p50/p99 per kind, RSS trend over the last half (MB/min, least squares),
  * connections at the end of the run vs. the most its first half held. PASS: 0 errors, p99 of screen within the budget (50 ms unless given),
- * RSS growth over the last half ≤ 2 MB/min, connections bounded.
+ * RSS growth over the last half ≤ 2 MB/min, connections bounded. Also (information, not a criterion)
+ * the screens' p99 after the first WARMUP_S seconds, which a cold process's compilation dominates.
+ * `weights` replaces the mix (percentages summing to 100), to see which kind makes a tail.
  */
 import { freshDatabase, spawnApp } from "../bench/async/support.js";
 import { line, percentile, request, rssMb, sleep, slope, SOAK_AUDIT_KEY, startApi, stopApi } from "./support.js";
@@ -17,10 +19,26 @@ export interface MixOptions {
   /** p99 budget of a single screen (ms). */
   readonly p99BudgetMs?: number;
   readonly quiet?: boolean;
+  /** The mix, in per cent (default MIX_WEIGHTS). */
+  readonly weights?: readonly (readonly [Kind, number])[];
 }
 
-type Kind = "screen" | "batch" | "history" | "report" | "async" | "export";
-const WEIGHTS: [Kind, number][] = [["screen", 70], ["batch", 10], ["history", 10], ["report", 5], ["async", 4], ["export", 1]];
+export const KINDS = ["screen", "batch", "history", "report", "async", "export"] as const;
+export type Kind = (typeof KINDS)[number];
+export const MIX_WEIGHTS: readonly (readonly [Kind, number])[] = [["screen", 70], ["batch", 10], ["history", 10], ["report", 5], ["async", 4], ["export", 1]];
+const WARMUP_S = 20;
+
+/** `screen:70,batch:10,…` as weights; an error naming what is wrong (an unknown kind, a sum other than 100). */
+export function parseWeights(text: string): [Kind, number][] {
+  const out = text.split(",").map((part): [Kind, number] => {
+    const [kind, w] = part.split(":");
+    if (!KINDS.includes(kind as Kind) || !/^\d+$/.test(w ?? "")) throw new Error(`--weights: "${part}" is not kind:percent (kinds: ${KINDS.join(", ")})`);
+    return [kind as Kind, Number(w)];
+  });
+  const sum = out.reduce((a, [, w]) => a + w, 0);
+  if (sum !== 100) throw new Error(`--weights: the percentages sum to ${sum}, not 100`);
+  return out;
+}
 
 export async function soakMix(o: MixOptions): Promise<{ ok: boolean }> {
   const db = await freshDatabase("svc_soak_mix");
@@ -30,13 +48,16 @@ export async function soakMix(o: MixOptions): Promise<{ ok: boolean }> {
   try {
     const dbName = new URL(db.url).pathname.slice(1);
     const connections = async () => ((await probe.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1`, [dbName])) as { n: number }[])[0]?.n ?? -1;
-    const lat = new Map<Kind, number[]>(WEIGHTS.map(([k]) => [k, []]));
+    const weights = o.weights ?? MIX_WEIGHTS;
+    const lat = new Map<Kind, number[]>(weights.map(([k]) => [k, []]));
+    /** Screens answered after the warm-up. */
+    const warmScreens: number[] = [];
     const errors = new Map<string, number>();
     let sent = 0;
     let answered = 0;
     const pick = (n: number): Kind => {
       let x = (n * 7919) % 100; // a fixed, evenly spread sequence over the weights
-      for (const [k, w] of WEIGHTS) if ((x -= w) < 0) return k;
+      for (const [k, w] of weights) if ((x -= w) < 0) return k;
       return "screen";
     };
     const send = async (n: number) => {
@@ -48,7 +69,10 @@ export async function soakMix(o: MixOptions): Promise<{ ok: boolean }> {
         : kind === "async" ? request(api.port, "POST", "/v1/screen/async", { entity_value: `async-${n}.soak-mix.com` })
         : request(api.port, "GET", `/v1/audit/export?since=${new Date(Date.now() - 60_000).toISOString()}`));
       answered++;
-      if (a.status >= 200 && a.status < 300) lat.get(kind)?.push(a.ms);
+      if (a.status >= 200 && a.status < 300) {
+        lat.get(kind)?.push(a.ms);
+        if (kind === "screen" && performance.now() - t0 >= WARMUP_S * 1000) warmScreens.push(a.ms);
+      }
       else errors.set(`${kind} ${a.status}`, (errors.get(`${kind} ${a.status}`) ?? 0) + 1);
     };
     const samples: { t: number; rss: number; conns: number }[] = [];
@@ -88,6 +112,7 @@ export async function soakMix(o: MixOptions): Promise<{ ok: boolean }> {
       line("run", `${o.minutes} min at ${o.rate} req/s offered; ${answered} answered (${(answered / (o.minutes * 60)).toFixed(0)}/s)`);
       line("errors", `${errorCount} (${((100 * errorCount) / Math.max(1, answered)).toFixed(3)} %) ${JSON.stringify(Object.fromEntries(errors))}`);
       for (const [k, v] of lat) if (v.length) line(`  ${k}: n / p50 / p99`, `${v.length} / ${percentile(v, 50).toFixed(1)} ms / ${percentile(v, 99).toFixed(1)} ms`);
+      if (warmScreens.length) line(`  screen after the first ${WARMUP_S} s (information)`, `${warmScreens.length} / ${percentile(warmScreens, 50).toFixed(1)} ms / ${percentile(warmScreens, 99).toFixed(1)} ms`);
       line("API RSS first / mid / last (MB)", `${samples[0]?.rss.toFixed(0)} / ${lastHalf[0]?.rss.toFixed(0)} / ${samples.at(-1)?.rss.toFixed(0)}`);
       line("API RSS trend over the last half", `${rssTrend.toFixed(2)} MB/min (limit 2)`);
       line("database connections mid / end / max", `${midConns} / ${endConns} / ${maxConns} (API pool 10, worker, probe 1)`);
