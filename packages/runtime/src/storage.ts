@@ -44,7 +44,6 @@ export async function openStorage(s: StorageSettings, o: StorageOptions = {}): P
   return openDataSource({ dataDir });
 }
 
-
 /**
  * Creates the embedded database of a first start in a short-lived process of its own, when there
  * is none yet; afterwards the caller opens it as it would on any later start. Creating and migrating
