@@ -11,7 +11,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildFeatureSpace, createScreener, encodeWeights, extract, FIXED_FEATURES, HASHED, hostView, type FeatureSpace } from "@svc/core";
-import { brands, freeHostingDomains, projects } from "@svc/intel";
+import { brands, freeHostingDomains, readProjects } from "@svc/intel";
 import { buildCorpus, itemsOf, SHIPPABLE_SETS, stableHash, type CorpusItem } from "../eval/corpus.js";
 import { lureWords, ORDINARY_NAMES, ORDINARY_TLDS, ORDINARY_VALID_NAMES, ordinaryNames, ordinaryWords } from "./names.js";
 import { rocAuc } from "../eval/metrics.js";
@@ -55,7 +55,7 @@ class PrefixView extends Map<string, number> {
     return this.all.get(this.prefix + k);
   }
 }
-const base = buildFeatureSpace([], lures, projects, hosting);
+const base = buildFeatureSpace([], lures, readProjects(), hosting);
 const named = new GrowingIndex();
 /** The fixed features read through the growing index when first met, so that they are numbered in the order seen. */
 const fixed = Object.defineProperties({}, Object.fromEntries(Object.entries(FIXED_FEATURES).map(([key, feature]) => [key, { get: () => named.get(feature), enumerable: true }]))) as FeatureSpace["fixed"];

@@ -9,7 +9,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createScreener, defaultReference, modelReading } from "@svc/core";
-import { projects } from "@svc/intel";
+import { readProjects, type ProjectNames } from "@svc/intel";
 import { stableHash } from "../eval/corpus.js";
 import { ROOT } from "../npm-data.js";
 
@@ -42,8 +42,9 @@ export function pinnedNames(): string[] {
     out.push(i % 7 === 3 ? `${base}.${at(HOSTS, i, "host")}` : `${sub}${base}.${tld}`);
   }
   // Crypto projects' names: on a domain the project owns, and beside a lure word elsewhere.
+  const projects = readProjects();
   for (let i = 0; i < projects.length; i += 97) {
-    const p = projects[i] as { names: readonly string[]; domains: readonly string[] };
+    const p = projects[i] as ProjectNames;
     const name = p.names[0] as string;
     if (p.domains[0]) out.push(p.domains[0]);
     out.push(`${name}-${at(WORDS, i, "pw")}.${at(TLDS, i, "pt")}`, `${at(WORDS, i, "pw2")}${name}.${at(HOSTS, i, "ph")}`);

@@ -1,6 +1,6 @@
 import { sha256 } from "@noble/hashes/sha2.js";
 import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
-import { brands, confusables, cryptoAssets, dataVersions, domainModel, projects, disposableEmailDomains, englishWords, freeEmailDomains, freeHostingDomains, platformPaths, popularSites, riskyKeywords, shortenerDomains, suspiciousTlds, walletLures, type Brand } from "@svc/intel";
+import { brands, confusables, cryptoAssets, dataVersions, domainModel, readProjects, disposableEmailDomains, englishWords, freeEmailDomains, freeHostingDomains, platformPaths, popularSites, riskyKeywords, shortenerDomains, suspiciousTlds, walletLures, type Brand } from "@svc/intel";
 import { buildImpersonationIndex, type ImpersonationIndex } from "./detection/impersonation/index.js";
 import { InMemoryIntelIndex } from "./detection/intel-index.js";
 import { buildDomainModel, type DomainModel } from "./detection/model/domain-model.js";
@@ -113,7 +113,7 @@ export function defaultReference(): ReferenceData {
     platforms: buildPlatformTable(platformPaths),
     protectedAddresses: [],
     popularSites,
-    domainModel: buildDomainModel(domainModel, projects, [...freeHostingDomains.keys(), ...brands.flatMap((b) => b.userContentDomains)]),
+    domainModel: buildDomainModel(domainModel, readProjects(), [...freeHostingDomains.keys(), ...brands.flatMap((b) => b.userContentDomains)]),
   };
   return cachedReference;
 }

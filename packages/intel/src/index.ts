@@ -141,15 +141,33 @@ const cryptoAssetsFile = validate(cryptoAssetsFileSchema, readDataFile("crypto-a
 const walletLuresFile = validate(walletLuresFileSchema, readDataFile("wallet-lures.json"), "data/wallet-lures.json");
 const freeHostingFile = validate(freeHostingFileSchema, readDataFile("free-hosting.json"), "data/free-hosting.json");
 const platformPathsFile = validate(platformPathsFileSchema, readDataFile("platform-paths.json"), "data/platform-paths.json");
-const projectsFile = validate(projectsFileSchema, readDataFile("projects.json"), "data/projects.json");
+// Checked at load as the other files are (a broken file fails at start, not at the first check).
+const projectsVersion = readProjectsFile().version;
 const domainModelFile = validate(domainModelFileSchema, readDataFile("domain-model.json"), "data/domain-model.json");
 const popularSitesFile = validate(popularSitesFileSchema, readDataFile("popular-sites.json"), "data/popular-sites.json");
 
 /** Registrable domains of the web's most-linked sites (data/popular-sites.json, from top-sites): their own names never score high. */
 export const popularSites: ReadonlySet<string> = Object.freeze(new Set(popularSitesFile.sites));
 
-/** Crypto projects' names (lower-case, 4–24 letters) and the registrable domains they own (data/projects.json). */
-export const projects: readonly { readonly names: readonly string[]; readonly domains: readonly string[] }[] = Object.freeze(projectsFile.projects.map((p) => Object.freeze({ names: Object.freeze([...p.names]), domains: Object.freeze([...p.domains]) })));
+/**
+ * Crypto projects' names (lower-case, 4–24 letters) and the registrable domains they own
+ * (data/projects.json), read and checked at each call. Its one reader in a process, the domain
+ * model's vocabulary (@svc/core), keeps what it builds from them; a constant here would keep a
+ * second copy of 4,900 projects for the process's life (decision 0105).
+ */
+export function readProjects(): readonly ProjectNames[] {
+  return readProjectsFile().projects;
+}
+
+function readProjectsFile(): { readonly version: string; readonly projects: readonly ProjectNames[] } {
+  return validate(projectsFileSchema, readDataFile("projects.json"), "data/projects.json");
+}
+
+/** A crypto project's names and the domains it owns (one entry of data/projects.json). */
+export interface ProjectNames {
+  readonly names: readonly string[];
+  readonly domains: readonly string[];
+}
 
 /** The learned domain model's stored weights and vocabulary (data/domain-model.json; loaded by @svc/core). */
 export const domainModel = Object.freeze({
@@ -304,7 +322,7 @@ export const dataVersions: Readonly<Record<string, string>> = Object.freeze({
   "svc/wallet-lures": walletLuresFile.version,
   "svc/free-hosting": freeHostingFile.version,
   "svc/platform-paths": platformPathsFile.version,
-  "svc/projects": projectsFile.version,
+  "svc/projects": projectsVersion,
   "svc/domain-model": domainModelFile.version,
   "svc/popular-sites": popularSitesFile.version,
   "disposable-email-domains-js": disposablePkg.version,

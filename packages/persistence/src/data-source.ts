@@ -1,3 +1,5 @@
+// First: the other databases' TypeORM drivers are left out before TypeORM loads (decision 0105).
+import "./typeorm-drivers.js";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, rm } from "node:fs/promises";
 import { join } from "node:path";
