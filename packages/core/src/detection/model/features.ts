@@ -39,8 +39,8 @@ export interface FeatureSpace {
   readonly prefixes: Uint32Array;
   /** Bitmap (PREFIX_BITS bits) of the hashes of the vocabulary's whole words: most substrings need no look-up in `words`. */
   readonly wholeWords: Uint32Array;
-  /** Registrable domains → the project names they officially carry. */
-  readonly owners: ReadonlyMap<string, ReadonlySet<string>>;
+  /** Registrable domains → the project names they officially carry (a few each: an array, not a set). */
+  readonly owners: ReadonlyMap<string, readonly string[]>;
   /** Hosting platforms whose sub-domains are users' sites (beyond the Public Suffix List's private section). */
   readonly hosting: ReadonlySet<string>;
 }
@@ -287,7 +287,7 @@ export function extract(v: HostView, rules: readonly RuleFinding[], space: Featu
   let ownProject = false;
   let lures = 0;
   // Whose domain this is, looked up only once a project's name is found (most names hold none).
-  let owners: ReadonlySet<string> | undefined | null = null;
+  let owners: readonly string[] | undefined | null = null;
   const prefixes = space.prefixes;
   const { minWord, maxWord, wholeWords } = space;
   for (let i = 0; i + minWord <= clen; i++) {
@@ -319,7 +319,7 @@ export function extract(v: HostView, rules: readonly RuleFinding[], space: Featu
             named(space, w.key);
             lures++;
           }
-        } else if ((owners === null ? (owners = space.owners.get(v.registered)) : owners)?.has(w.word)) {
+        } else if ((owners === null ? (owners = space.owners.get(v.registered)) : owners)?.includes(w.word)) {
           ownProject = true;
         } else if (!words.includes(w.key)) {
           words.push(w.key);
