@@ -25,3 +25,19 @@ for (const d of EXAMPLES) {
   const r = await screener.screen(d);
   if (r.ok) console.log(`  ${d.padEnd(28)} ${String(r.verdict.risk_score).padStart(3)} ${r.verdict.risk_level}`);
 }
+
+// The same names as users' sites on the hosting platforms scams use most (information: nothing is
+// trained or chosen on these; decision 0107 says why the model reads them as it does).
+const HOSTED = ["github.io", "vercel.app", "netlify.app", "web.app", "pages.dev"];
+const labels = unseen.slice(0, 500).map((d) => d.slice(0, d.indexOf(".")));
+console.log(`the first ${labels.length} of them as users' sites on hosting platforms (label.platform):`);
+for (const platform of HOSTED) {
+  const hosted: number[] = [];
+  for (const label of labels) {
+    const r = await screener.screen(`${label}.${platform}`, { type: "domain" });
+    if (r.ok) hosted.push(r.verdict.risk_score);
+  }
+  hosted.sort((a, b) => a - b);
+  const at = (t: number): string => `${((100 * hosted.filter((s) => s >= t).length) / hosted.length).toFixed(1)} %`;
+  console.log(`  ${platform.padEnd(12)} median ${hosted[Math.floor(hosted.length / 2)]}, at ≥ 30 ${at(30)}, at ≥ 65 ${at(65)}, at ≥ 85 ${at(85)}`);
+}
