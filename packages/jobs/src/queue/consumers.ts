@@ -8,7 +8,16 @@ export interface QueueBackend {
   fail(queue: string, ids: readonly string[], error: unknown): Promise<void>;
   /** Hands unfinished jobs back at a shutdown that ran out of time. */
   release(queue: string, ids: readonly string[]): Promise<void>;
+  /**
+   * Milliseconds until the queue's next waiting job is due (≤ 0: due now), or null when none
+   * waits. Only a backend whose database no other process writes provides it: there, every job
+   * sent wakes its consumers, so an idle loop sleeps until this time instead of polling.
+   */
+  nextDueMs?(queue: string): Promise<number | null>;
 }
+
+/** How long an idle loop of a backend that knows its next due job sleeps when none waits (it is woken by sends). */
+export const IDLE_SLEEP_MS = 30_000;
 
 interface Loop {
   readonly queue: string;
@@ -92,7 +101,9 @@ export class Consumers {
       }
       lastFull = jobs.length >= batchSize;
       if (jobs.length === 0) {
-        if (this.running && !loop.woken) await this.sleep(loop, pollMs);
+        // Decided before looking at `woken`: a job sent while the next due time is read wakes the loop.
+        const wait = await this.idleWait(loop.queue, pollMs);
+        if (this.running && !loop.woken) await this.sleep(loop, wait);
         continue;
       }
       const ids = jobs.map((j) => j.id);
@@ -107,6 +118,25 @@ export class Consumers {
         loop.current = null;
       }
     }
+  }
+
+  /**
+   * How long a loop that found nothing sleeps: its poll interval; or, where the backend knows when
+   * the next job is due, until then (at most IDLE_SLEEP_MS), so that an idle process does not
+   * query its database every second (decision 0108).
+   */
+  private async idleWait(queue: string, pollMs: number): Promise<number> {
+    if (!this.backend.nextDueMs) return pollMs;
+    let due: number | null;
+    try {
+      due = await this.backend.nextDueMs(queue);
+    } catch (e) {
+      this.log.error({ err: e, queue }, "reading when the next job is due failed");
+      return pollMs;
+    }
+    // Due already but not taken (another loop holds it for the moment): look again at the poll interval.
+    if (due === null) return IDLE_SLEEP_MS;
+    return due <= 0 ? pollMs : Math.min(IDLE_SLEEP_MS, due + 5);
   }
 
   private sleep(loop: Loop, ms: number): Promise<void> {

@@ -1,5 +1,5 @@
 import type { DataSource } from "typeorm";
-import { afterAll, beforeAll, describe } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openDataSourceAt, openTestDb, type TestDb } from "../test-support.js";
 import { jobQueueContract } from "./job-queue-contract.js";
 import { PgBossJobQueue } from "./pg-boss-job-queue.js";
@@ -33,4 +33,52 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)("queues on PostgreSQL", () => {
     make: async () => new PgBossJobQueue({ connectionString: db.url as string, supervise: true, maintenanceIntervalSeconds: 1, maxConnections: 3 }).start(),
     leaseSeconds: 1,
   });
+});
+
+describe("embedded queue of a single process: idle consumers sleep until a job is due (decision 0108)", () => {
+  let db: TestDb;
+  beforeAll(async () => {
+    db = await openTestDb("pglite");
+  }, 120_000);
+  afterAll(async () => db?.close());
+  const settings = { retryLimit: 2, retryDelaySeconds: 1, leaseSeconds: 30 };
+
+  it("runs a job sent for later when it is due, and a failed one at its retry, without polling between", async () => {
+    let statements = 0;
+    // The DataSource, counting the statements the queue sends.
+    const counted = new Proxy(db.ds, {
+      get(target, key, receiver) {
+        const v = Reflect.get(target, key, receiver) as unknown;
+        if (key === "query") return (...args: Parameters<DataSource["query"]>) => (statements++, target.query(...args));
+        return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    const q = new SqlJobQueue(counted, { singleProcess: true });
+    await q.createQueue("later", settings);
+    await q.createQueue("flaky", settings);
+    const t0 = performance.now();
+    const ran: { job: string; at: number }[] = [];
+    let failures = 0;
+    // A poll interval of a minute: a loop that polled would not see these jobs within the test.
+    await q.work("later", { pollIntervalMs: 60_000 }, async (jobs) => void ran.push(...jobs.map((j) => ({ job: String(j.data), at: performance.now() - t0 }))));
+    await q.work("flaky", { pollIntervalMs: 60_000 }, async (jobs) => {
+      if (failures++ === 0) throw new Error("first attempt fails");
+      ran.push(...jobs.map((j) => ({ job: String(j.data), at: performance.now() - t0 })));
+    });
+    await q.send("later", "later", { startAfter: new Date(Date.now() + 700) });
+    await q.send("flaky", "flaky");
+    await new Promise((r) => setTimeout(r, 2_500));
+    const idleFrom = statements;
+    await new Promise((r) => setTimeout(r, 1_000));
+    const idleStatements = statements - idleFrom;
+    await q.stop({ timeoutMs: 1_000 });
+    const at = (job: string) => ran.find((r) => r.job === job)?.at ?? Number.NaN;
+    expect(at("later")).toBeGreaterThanOrEqual(650);
+    expect(at("later")).toBeLessThan(2_000);
+    // Retried one second (retryDelaySeconds) after its failure.
+    expect(at("flaky")).toBeGreaterThanOrEqual(900);
+    expect(at("flaky")).toBeLessThan(2_400);
+    // Nothing waits: no statement in a second (a loop polling every second would send two).
+    expect(idleStatements).toBe(0);
+  }, 30_000);
 });

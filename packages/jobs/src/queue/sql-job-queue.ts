@@ -11,7 +11,7 @@ export interface SqlJobQueueOptions {
   readonly logger?: LogSink;
   /** This process's name on the leases it holds. */
   readonly workerId?: string;
-  /** How often expired leases are looked for; default 1 s. */
+  /** How often expired leases are looked for; default 1 s (15 s with `singleProcess`: only this process's own stalled jobs can hold one). */
   readonly maintenanceIntervalMs?: number;
   /** Finished jobs are deleted after this long; default 7 days. */
   readonly retentionMs?: number;
@@ -32,6 +32,7 @@ interface JobRow {
 
 interface DeadRow {
   id: string;
+  queue?: string;
   state: string;
   dead_letter: string | null;
   data: unknown;
@@ -61,6 +62,9 @@ export class SqlJobQueue implements JobQueue<EntityManager>, ComposableSend, Que
       complete: (q, ids) => this.complete(ids),
       fail: (q, ids, e) => this.fail(ids, e),
       release: (q, ids) => this.release(ids),
+      // Only this process writes an embedded database: every send wakes the consumers, and the
+      // rest of the time they sleep until the next job is due (decision 0108).
+      ...(options.singleProcess ? { nextDueMs: (q: string) => this.nextDueMs(q) } : {}),
     };
     this.consumers = new Consumers(backend, this.log);
   }
@@ -105,7 +109,7 @@ export class SqlJobQueue implements JobQueue<EntityManager>, ComposableSend, Que
     }
     this.consumers.add(queue, options, handler);
     if (!this.maintenance) {
-      const every = this.options.maintenanceIntervalMs ?? 1_000;
+      const every = this.options.maintenanceIntervalMs ?? (this.options.singleProcess ? 15_000 : 1_000);
       this.maintenance = setInterval(() => void this.maintain().catch((e: unknown) => this.log.error({ err: e }, "job queue maintenance failed")), every);
       this.maintenance.unref();
     }
@@ -135,14 +139,25 @@ export class SqlJobQueue implements JobQueue<EntityManager>, ComposableSend, Que
             completed_at = CASE WHEN retry_count < retry_limit THEN NULL ELSE now() END,
             output = '{"message":"lease expired: the worker died or stalled"}'::jsonb
           WHERE state = 'active' AND locked_until < now()
-          RETURNING id, state, dead_letter, data, output`);
+          RETURNING id, queue, state, dead_letter, data, output`);
       await this.buryDead(m, dead);
+      // Their consumers may be asleep until a later job is due: they look again now.
+      for (const q of new Set(dead.flatMap((r) => (r.state === "retry" && r.queue ? [r.queue] : [])))) this.consumers.wake(q);
     });
     const retention = this.options.retentionMs ?? 7 * 86_400_000;
     if (Date.now() - this.lastPurge > Math.min(retention, 3_600_000)) {
       this.lastPurge = Date.now();
       await rowsOf(this.ds, `DELETE FROM job_queue WHERE state IN ('completed', 'failed') AND completed_at < now() - $1::int * interval '1 millisecond'`, [retention]);
     }
+  }
+
+  /** Milliseconds until the queue's next waiting job may start (≤ 0: now); null when none waits. */
+  private async nextDueMs(queue: string): Promise<number | null> {
+    const [row] = await rowsOf<{ ms: number | string | null }>(this.ds,
+      `SELECT (EXTRACT(EPOCH FROM min(start_after) - now()) * 1000)::float8 AS ms
+         FROM job_queue WHERE queue = $1 AND state IN ('created', 'retry')`,
+      [queue]);
+    return row?.ms == null ? null : Number(row.ms);
   }
 
   private async fetch(queue: string, limit: number): Promise<QueuedJob[]> {

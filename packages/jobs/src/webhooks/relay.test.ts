@@ -220,6 +220,38 @@ describe.each(ENGINES)("webhook relay on %s", (engine) => {
     clock.advance(24 * 3_600_000 + 1_000);
     expect((await store.signingSecrets([account], clock.now())).get(account)).toEqual([rotated.secret]);
   });
+
+  it("of a single process sleeps until the next attempt is due, with no statement while nothing is (decision 0108)", async () => {
+    let statements = 0;
+    const counted = new Proxy(db.ds, {
+      get(target, key, receiver) {
+        const v = Reflect.get(target, key, receiver) as unknown;
+        if (key === "query") return (...args: Parameters<DataSource["query"]>) => (statements++, target.query(...args));
+        return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      },
+    });
+    // A single process's relay owns the whole outbox: the earlier tests' messages still pending are closed first.
+    await rowsOf(db.ds, `UPDATE webhook_messages SET status = 'failed', locked_until = NULL, locked_by = NULL WHERE status = 'pending'`);
+    const account = `acc_${randomUUID()}`;
+    const id = await insertMessage(db.ds, { accountId: account, url: receiver.url, at: new Date(Date.now() + 700) });
+    // A poll interval of a minute: a relay that polled would not deliver it within the test.
+    const relay = new WebhookRelay({ ds: counted, secrets: secrets(), deliverer, clock: { now: () => new Date() }, random: () => 0, singleProcess: true, pollIntervalMs: 60_000 });
+    const t0 = performance.now();
+    relay.start();
+    try {
+      await vi.waitFor(() => expect(receiver.received.some((r) => r.headers["webhook-id"] === id)).toBe(true), { timeout: 3_000, interval: 20 });
+      const took = performance.now() - t0;
+      expect(took).toBeGreaterThanOrEqual(600);
+      expect(took).toBeLessThan(2_500);
+      await vi.waitFor(async () => expect((await messageRow(db.ds, id))?.status).toBe("delivered"), { timeout: 3_000 });
+      await new Promise((r) => setTimeout(r, 200));
+      const idleFrom = statements;
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(statements - idleFrom).toBe(0);
+    } finally {
+      await relay.stop(1_000);
+    }
+  });
 });
 
 describe("delivery timeout", () => {

@@ -4,6 +4,7 @@ import type { WebhookSecretStore } from "@svc/server-ports";
 import { webhookDeliveries } from "@svc/metrics";
 import type { DataSource } from "typeorm";
 import { silentLog, type LogSink } from "../log.js";
+import { IDLE_SLEEP_MS } from "../queue/consumers.js";
 import { rowsOf, valuesList } from "../sql.js";
 import type { Deliverer, DeliveryOutcome } from "./http-deliverer.js";
 import { nextAttemptAt } from "./retry-schedule.js";
@@ -23,7 +24,10 @@ export interface RelayOptions {
   readonly maxInFlight?: number;
   /** How long a claimed message is ours; longer than the delivery timeout. Default 60 s. */
   readonly leaseMs?: number;
-  /** How often an idle relay looks for due retries; default 1 s. */
+  /**
+   * How often an idle relay looks for due retries; default 1 s. With `singleProcess` an idle relay
+   * instead sleeps until the next attempt is due (at most 30 s): new messages wake it.
+   */
   readonly pollIntervalMs?: number;
   /** In [0, 1): jitter of the retry schedule. */
   readonly random?: () => number;
@@ -166,13 +170,34 @@ export class WebhookRelay {
       } catch (e) {
         this.log.error({ err: e }, "webhook relay: claiming failed");
       }
-      if (this.running && !this.woken) await this.sleep();
+      // Decided before looking at `woken`: a message committed meanwhile wakes the relay.
+      const wait = await this.idleWait();
+      if (this.running && !this.woken) await this.sleep(wait);
     }
   }
 
-  private sleep(): Promise<void> {
+  /**
+   * How long the relay sleeps when nothing is due: the poll interval; with `singleProcess`, until
+   * the next attempt is due (at most IDLE_SLEEP_MS), since every message this process commits
+   * wakes it and no other process writes the database (decision 0108).
+   */
+  private async idleWait(): Promise<number> {
+    if (!this.o.singleProcess) return this.pollMs;
+    try {
+      const [row] = await rowsOf<{ due: Date | string | null }>(this.o.ds,
+        `SELECT min(GREATEST(next_attempt_at, COALESCE(locked_until, next_attempt_at))) AS due FROM webhook_messages WHERE status = 'pending'`);
+      if (row?.due == null) return IDLE_SLEEP_MS;
+      const ms = new Date(row.due).getTime() - this.o.clock.now().getTime();
+      return ms <= 0 ? this.pollMs : Math.min(IDLE_SLEEP_MS, ms + 5);
+    } catch (e) {
+      this.log.error({ err: e }, "webhook relay: reading when the next attempt is due failed");
+      return this.pollMs;
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      const timer = setTimeout(done, this.pollMs);
+      const timer = setTimeout(done, ms);
       function done() {
         clearTimeout(timer);
         resolve();
@@ -255,6 +280,10 @@ export class WebhookRelay {
     if (this.pending.length === 0) return;
     const group = this.pending.splice(0, 500);
     this.flushing = this.write(group)
+      // A message rescheduled (or released) is due at a time the sleeping relay did not know: it looks again.
+      .then(() => {
+        if (this.o.singleProcess && group.some((r) => r.status === "pending")) this.wake();
+      })
       // The messages stay leased to us; when the lease runs out they are delivered again.
       .catch((e: unknown) => this.log.error({ err: e, messages: group.length }, "recording webhook attempts failed"))
       .finally(() => (this.flushing = null));
