@@ -100,13 +100,14 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
   let impersonation = 0;
   let lexical = 0;
   for (const family of families) {
-    // The family's points in finding order, strongest first (in a scratch array: no map of lists per check).
+    // The family's points in finding order, strongest first (in a scratch array: no map of lists
+    // per check, and its first `count` entries used rather than its length reset).
     const ps = familyPoints;
-    ps.length = 0;
-    for (let i = 0; i < findings.length; i++) if ((points[i] as number) > 0 && bucketOf[i] === family) ps.push((points[i] as number) / 100);
-    if (ps.length > 1) insertionSort(ps, descending);
+    let count = 0;
+    for (let i = 0; i < findings.length; i++) if ((points[i] as number) > 0 && bucketOf[i] === family) ps[count++] = (points[i] as number) / 100;
+    sortDescending(ps, count);
     let none = 1;
-    for (let i = 0; i < ps.length; i++) none *= 1 - (i === 0 ? (ps[i] as number) : (ps[i] as number) * rs.withinFamilyDamping);
+    for (let i = 0; i < count; i++) none *= 1 - (i === 0 ? (ps[i] as number) : (ps[i] as number) * rs.withinFamilyDamping);
     const cap = rs.familyCaps[(family === NAME_BUCKET.impersonation ? "impersonation" : family === NAME_BUCKET.lexical ? "lexical" : family) as Family];
     const familyScore = Math.min(1 - none, (cap ?? 100) / 100);
     if (familyScore >= 0.2) agreeing++;
@@ -200,7 +201,19 @@ const FLOOR_MODEL_MIN = 30;
 const NAME_BUCKET = { impersonation: "name:impersonation", lexical: "name:lexical" } as const;
 /** Scratch: the family, or name bucket, each finding is combined in. */
 const bucketOf: string[] = [];
-const descending = (a: number, b: number): number => b - a;
+
+/** Sorts the first `count` numbers of `xs` from the largest, as `insertionSort(xs, (a, b) => b - a)` would. */
+function sortDescending(xs: number[], count: number): void {
+  for (let i = 1; i < count; i++) {
+    const x = xs[i] as number;
+    let j = i - 1;
+    while (j >= 0 && x - (xs[j] as number) > 0) {
+      xs[j + 1] = xs[j] as number;
+      j--;
+    }
+    xs[j + 1] = x;
+  }
+}
 /** Scratch: the rule of each finding, looked up once per call (the ruleset is a large keyed object). */
 const ruleOf: (Ruleset["rules"][string] | undefined)[] = [];
 /** Scratch for one family's points at a time (scoring is synchronous: never shared between calls). */

@@ -130,8 +130,7 @@ export function wordHash(w: string): number {
 // Scratch buffers: extraction is synchronous and never re-entered.
 const IDX = new Int32Array(1024);
 const VAL = new Float32Array(1024);
-const WORDS: string[] = [];
-const FEATURES: { index: Int32Array; value: Float32Array; length: number; ngrams: number; words: string[] } = { index: IDX, value: VAL, length: 0, ngrams: 0, words: WORDS };
+const FEATURES: { index: Int32Array; value: Float32Array; length: number; ngrams: number; words: string[] } = { index: IDX, value: VAL, length: 0, ngrams: 0, words: [] };
 
 /**
  * The part of a host its registrant chose: without the public suffix, and on a hosting platform
@@ -216,8 +215,10 @@ function gramCount(name: string): number {
  */
 export function extract(v: HostView, rules: readonly RuleFinding[], space: FeatureSpace, weights?: Float32Array): Features {
   n = 0;
-  const words = WORDS;
-  words.length = 0;
+  // A new list only after one that found words: emptying an array by its length is a call into
+  // the runtime, dearer than making one.
+  if (FEATURES.words.length > 0) FEATURES.words = [];
+  const words = FEATURES.words;
   const platform = platformOf(v, space);
   const fixed = space.fixed;
   const name = ownName(v, platform);
