@@ -77,7 +77,8 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
   for (const f of findings) {
     if (f.code === "intel.allowlisted" || f.code === "social.official_handle") allowlisted = true;
     else if (f.code.startsWith("intel.blocklisted")) anyBlocklisted = true;
-    else if (PATH_ONLY_CODES.has(f.code)) pathOnly = true;
+    // (Only a `url.` code can be one: most findings need no look-up.)
+    else if (f.code.startsWith("url.") && PATH_ONLY_CODES.has(f.code)) pathOnly = true;
     else if (f.code === "domain.popular_site" || f.code === "domain.hosting_platform") popularSite = true;
   }
   const blocklisted = !allowlisted && anyBlocklisted;
@@ -106,7 +107,7 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
     if (p > strongest) strongest = p;
     // With the model standing for the name evidence, the name findings it reads (domain.*) are
     // kept apart from the rest of their family (a URL's user-info brand is no name feature).
-    const bucket = nameByModel && (f.family === "impersonation" || f.family === "lexical") && f.code.startsWith("domain.") ? NAME_BUCKET[f.family] : f.family;
+    const bucket = nameByModel && (f.family === "impersonation" || f.family === "lexical") && f.code.startsWith("domain.") ? (f.family === "impersonation" ? NAME_BUCKET.impersonation : NAME_BUCKET.lexical) : f.family;
     bucketOf[i] = bucket;
     if (f.family === "model") {
       if (p > modelPoints) modelPoints = p;

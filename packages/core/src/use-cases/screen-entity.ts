@@ -213,7 +213,7 @@ function platformOf(entity: Entity, ref: ReferenceData): string | null {
 }
 
 const inMemoryOnlyFor = (entity: Entity, deps: ScreeningDeps): boolean =>
-  isSyncIntelStore(deps.intel) && !deps.reports && !deps.graph && !(entity.type === "wallet" && deps.recentAddresses) && !(deps.providers ?? []).some((p) => p.types.includes(entity.type));
+  isSyncIntelStore(deps.intel) && !deps.reports && !deps.graph && !(entity.type === "wallet" && deps.recentAddresses) && !(deps.providers !== undefined && deps.providers.some((p) => p.types.includes(entity.type)));
 
 /**
  * Screens a parsed entity. When the only source is intel held in memory (the embedded library,
