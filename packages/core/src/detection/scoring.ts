@@ -1,5 +1,5 @@
 import { collationCompare } from "./collation.js";
-import { RULESET, severityFor, type Ruleset } from "./ruleset.js";
+import { RULESET, severityFor, type Rule, type Ruleset } from "./ruleset.js";
 import type { Confidence, Coverage, Family, Finding, RecommendedAction, RiskLevel, Signal, Thresholds } from "./types.js";
 
 export interface Score {
@@ -41,6 +41,23 @@ export interface ScoreContext {
   readonly nowIso?: string;
 }
 
+let lastRules: Ruleset["rules"] | null = null;
+let lastByCode: ReadonlyMap<string, Rule> = new Map();
+
+/**
+ * A ruleset's rules as a Map, made once per ruleset (the last one asked for is kept): looking a
+ * code up in an object of some eighty keys costs two to three times a Map's lookup, and a check
+ * looks up every finding's code, twice. The same answers: finding codes always hold a dot, so
+ * none names a property an object inherits.
+ */
+export function rulesByCode(rs: Ruleset): ReadonlyMap<string, Rule> {
+  if (rs.rules !== lastRules) {
+    lastByCode = new Map(Object.entries(rs.rules));
+    lastRules = rs.rules;
+  }
+  return lastByCode;
+}
+
 /** Signal order: most points first, then by code, in `localeCompare`'s order (collation.ts). */
 const byCode = collationCompare;
 const bySignalOrder = (a: Signal, b: Signal): number => b.points - a.points || byCode(a.code, b.code);
@@ -60,7 +77,8 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
   for (const f of findings) {
     if (f.code === "intel.allowlisted" || f.code === "social.official_handle") allowlisted = true;
     else if (f.code.startsWith("intel.blocklisted")) anyBlocklisted = true;
-    else if (PATH_ONLY_CODES.has(f.code)) pathOnly = true;
+    // (Only a `url.` code can be one: most findings need no look-up.)
+    else if (f.code.startsWith("url.") && PATH_ONLY_CODES.has(f.code)) pathOnly = true;
     else if (f.code === "domain.popular_site" || f.code === "domain.hosting_platform") popularSite = true;
   }
   const blocklisted = !allowlisted && anyBlocklisted;
@@ -78,9 +96,10 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
   let modelSeen = false;
   for (const f of findings) if (f.family === "model") modelSeen = true;
   const nameByModel = modelSeen && rs.modelCombination === "name";
+  const rules = rulesByCode(rs);
   for (let i = 0; i < findings.length; i++) {
     const f = findings[i] as Finding;
-    const rule = rs.rules[f.code];
+    const rule = rules.get(f.code);
     ruleOf[i] = rule;
     const raw = rule ? rule.points * clamp01(f.strength ?? 1) : 0;
     const p = (allowlisted && !f.code.startsWith("intel.allow")) || (popular && isNameFinding(f)) ? 0 : Math.round(raw);
@@ -88,7 +107,7 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
     if (p > strongest) strongest = p;
     // With the model standing for the name evidence, the name findings it reads (domain.*) are
     // kept apart from the rest of their family (a URL's user-info brand is no name feature).
-    const bucket = nameByModel && (f.family === "impersonation" || f.family === "lexical") && f.code.startsWith("domain.") ? NAME_BUCKET[f.family] : f.family;
+    const bucket = nameByModel && (f.family === "impersonation" || f.family === "lexical") && f.code.startsWith("domain.") ? (f.family === "impersonation" ? NAME_BUCKET.impersonation : NAME_BUCKET.lexical) : f.family;
     bucketOf[i] = bucket;
     if (f.family === "model") {
       if (p > modelPoints) modelPoints = p;
@@ -100,13 +119,14 @@ export function scoreFindings(findings: readonly Finding[], ctx: ScoreContext): 
   let impersonation = 0;
   let lexical = 0;
   for (const family of families) {
-    // The family's points in finding order, strongest first (in a scratch array: no map of lists per check).
+    // The family's points in finding order, strongest first (in a scratch array: no map of lists
+    // per check, and its first `count` entries used rather than its length reset).
     const ps = familyPoints;
-    ps.length = 0;
-    for (let i = 0; i < findings.length; i++) if ((points[i] as number) > 0 && bucketOf[i] === family) ps.push((points[i] as number) / 100);
-    if (ps.length > 1) insertionSort(ps, descending);
+    let count = 0;
+    for (let i = 0; i < findings.length; i++) if ((points[i] as number) > 0 && bucketOf[i] === family) ps[count++] = (points[i] as number) / 100;
+    sortDescending(ps, count);
     let none = 1;
-    for (let i = 0; i < ps.length; i++) none *= 1 - (i === 0 ? (ps[i] as number) : (ps[i] as number) * rs.withinFamilyDamping);
+    for (let i = 0; i < count; i++) none *= 1 - (i === 0 ? (ps[i] as number) : (ps[i] as number) * rs.withinFamilyDamping);
     const cap = rs.familyCaps[(family === NAME_BUCKET.impersonation ? "impersonation" : family === NAME_BUCKET.lexical ? "lexical" : family) as Family];
     const familyScore = Math.min(1 - none, (cap ?? 100) / 100);
     if (familyScore >= 0.2) agreeing++;
@@ -200,7 +220,19 @@ const FLOOR_MODEL_MIN = 30;
 const NAME_BUCKET = { impersonation: "name:impersonation", lexical: "name:lexical" } as const;
 /** Scratch: the family, or name bucket, each finding is combined in. */
 const bucketOf: string[] = [];
-const descending = (a: number, b: number): number => b - a;
+
+/** Sorts the first `count` numbers of `xs` from the largest, as `insertionSort(xs, (a, b) => b - a)` would. */
+function sortDescending(xs: number[], count: number): void {
+  for (let i = 1; i < count; i++) {
+    const x = xs[i] as number;
+    let j = i - 1;
+    while (j >= 0 && x - (xs[j] as number) > 0) {
+      xs[j + 1] = xs[j] as number;
+      j--;
+    }
+    xs[j + 1] = x;
+  }
+}
 /** Scratch: the rule of each finding, looked up once per call (the ruleset is a large keyed object). */
 const ruleOf: (Ruleset["rules"][string] | undefined)[] = [];
 /** Scratch for one family's points at a time (scoring is synchronous: never shared between calls). */

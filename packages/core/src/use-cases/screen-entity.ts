@@ -15,7 +15,7 @@ import { detectHandleImpersonation, detectImpersonation, type ImpersonationIndex
 import { readPlatformUrl, type PlatformReading } from "../detection/platform-paths.js";
 import { source, type ReferenceData } from "../detection/reference.js";
 import { RULESET, type Ruleset } from "../detection/ruleset.js";
-import { scoreFindings } from "../detection/scoring.js";
+import { rulesByCode, scoreFindings } from "../detection/scoring.js";
 import { DISCLAIMER, type Family, type Finding, type Signal, type Thresholds, type Verdict } from "../detection/types.js";
 import type { Clock, GraphPath, GraphProximitySource, IdGenerator, RecentAddressSource, ReportEvidence, ReportEvidenceSource, ReputationProvider } from "../ports/evidence.js";
 import { isSyncIntelStore, type IntelMatch, type IntelStore, type SyncIntelStore } from "../ports/intel.js";
@@ -213,7 +213,7 @@ function platformOf(entity: Entity, ref: ReferenceData): string | null {
 }
 
 const inMemoryOnlyFor = (entity: Entity, deps: ScreeningDeps): boolean =>
-  isSyncIntelStore(deps.intel) && !deps.reports && !deps.graph && !(entity.type === "wallet" && deps.recentAddresses) && !(deps.providers ?? []).some((p) => p.types.includes(entity.type));
+  isSyncIntelStore(deps.intel) && !deps.reports && !deps.graph && !(entity.type === "wallet" && deps.recentAddresses) && !(deps.providers !== undefined && deps.providers.some((p) => p.types.includes(entity.type)));
 
 /**
  * Screens a parsed entity. When the only source is intel held in memory (the embedded library,
@@ -423,11 +423,12 @@ function assemble(layers: readonly Layer[], deps: ScreeningDeps, options: { thre
     findings.push({ code: "coverage.source_unavailable", family: "reputation", message: `${o.source} could not be consulted (${reason}); this verdict is missing its evidence`, evidence: { source: o.source, reason }, source: { name: o.source, version: "n/a" } });
   }
   const rs = deps.ruleset ?? RULESET;
+  const rules = rulesByCode(rs);
   let risky = false;
   let allowlisted = false;
   for (const f of findings) {
     // The model scores every name: only a score of `medium` or more says something is known.
-    if (f.family === "model" ? (f.strength ?? 0) >= 0.3 : (rs.rules[f.code]?.points ?? 0) > 0 && (f.strength ?? 1) > 0) risky = true;
+    if (f.family === "model" ? (f.strength ?? 0) >= 0.3 : (rules.get(f.code)?.points ?? 0) > 0 && (f.strength ?? 1) > 0) risky = true;
     if (f.code === "intel.allowlisted" || f.code === "social.official_handle" || f.code === "domain.popular_site" || f.code === "domain.hosting_platform") allowlisted = true;
   }
   if (!risky && !allowlisted) {

@@ -46,17 +46,25 @@ export function modelReading(entity: Entity, findings: readonly Finding[], ref: 
 
 function modelFinding(m: ModelScore, words: readonly string[], model: DomainModel, ref: ReferenceData): Finding {
   // The reasons in plain words, each once (two features can read the same: digits, hyphens, length).
-  const said: string[] = [];
+  // The reasons said, joined as they are found (as `join("; ")` of them would read).
+  let said = "";
+  let saidCount = 0;
+  let first: string | null = null;
+  let second: string | null = null;
   const codes: string[] = [];
   for (const r of m.reasons) {
     codes.push(r.feature);
     const text = model.descriptions.get(r.feature) ?? describeReason(r, words);
-    if (said.length < 3 && !said.includes(text)) said.push(text);
+    if (saidCount >= 3 || text === first || text === second) continue;
+    said = saidCount === 0 ? text : `${said}; ${text}`;
+    if (saidCount === 0) first = text;
+    else second = text;
+    saidCount++;
   }
   return {
     code: "domain.model_risk",
     family: "model",
-    message: `Learned name model: scores the name ${m.score} of 100 (calibrated: a scam's name ${Math.round(m.probability * 100)} % of the time where scams and other names are equally common)${said.length > 0 ? `, mostly because of ${said.join("; ")}` : ""}`,
+    message: `Learned name model: scores the name ${m.score} of 100 (calibrated: a scam's name ${Math.round(m.probability * 100)} % of the time where scams and other names are equally common)${saidCount > 0 ? `, mostly because of ${said}` : ""}`,
     evidence: { probability: Math.round(m.probability * 1000) / 1000, reasons: codes, words },
     source: source(ref, "domain-model"),
     strength: m.score / 100,

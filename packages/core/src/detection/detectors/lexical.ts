@@ -275,7 +275,14 @@ export function lexicalFindings(entity: Entity, ref: ReferenceData): Finding[] {
   const words = keywordsIn(splitParts(sub, splitParts(label, [])), ref);
   if (words.length > 0) {
     const strength = Math.min(1, (words[0]?.weight ?? 0) + 0.3 * (words[1]?.weight ?? 0));
-    out.push({ code: "domain.risky_keyword", family: "lexical", message: `Name contains "${words.map((w) => w.word).join('", "')}", words typical of phishing`, evidence: { keywords: words.map((w) => w.word) }, source: source(ref, "keywords"), strength });
+    // The words quoted one after the other (as a `join` of them would read, without its cost on every check).
+    const keywords: string[] = [];
+    let quoted = "";
+    for (const w of words) {
+      quoted = keywords.length === 0 ? w.word : `${quoted}", "${w.word}`;
+      keywords.push(w.word);
+    }
+    out.push({ code: "domain.risky_keyword", family: "lexical", message: `Name contains "${quoted}", words typical of phishing`, evidence: { keywords }, source: source(ref, "keywords"), strength });
   }
   // Count in the displayed (Unicode) form: punycode's own "xn--", "-" and digits are not the registrant's.
   const shownLabel = label.startsWith("xn--") && typeof a.unicode === "string" ? (a.unicode.split(".")[a.unicode.split(".").length - suffix.split(".").length - 1] ?? label) : label;

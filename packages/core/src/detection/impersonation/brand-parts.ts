@@ -4,7 +4,8 @@ import { AFFIX_KEY_LENGTH, headKey, tailKey } from "./affix-key.js";
 import type { ImpersonationIndex, KeywordEntry, TokenEntry } from "./build-index.js";
 import { finding } from "./findings.js";
 import { labelParts, type HostView } from "./host-view.js";
-import { fuzzyTokenMatch } from "./label-match.js";
+import { fuzzyTokenMatch, tokenIdOf } from "./label-match.js";
+import { hashString } from "../string-filter.js";
 import { HYPHENATED_COMBO_STRENGTH, SHORT_TOKEN_FACTOR } from "./policy.js";
 
 interface BrandHit {
@@ -63,7 +64,8 @@ function gluedBrand(part: string, labelIndex: number, ids: readonly number[], at
  * word ("binanceus", "paypalsecure"). Never a token buried in another word ("pineapple").
  */
 function brandIn(part: string, labelIndex: number, index: ImpersonationIndex, fuzzy: boolean): BrandHit | null {
-  const id = index.tokenIds.get(part);
+  const h = hashString(part);
+  const id = tokenIdOf(part, index, h);
   if (id !== undefined) return { entry: index.tokens[id] as TokenEntry, labelIndex, part, gluedKeyword: null, technique: null };
   if (part.length > AFFIX_KEY_LENGTH + 2) {
     const hit = gluedBrand(part, labelIndex, index.tokensByHead.get(headKey(part)) ?? NONE, true, index) ?? gluedBrand(part, labelIndex, index.tokensByTail.get(tailKey(part)) ?? NONE, false, index);
@@ -71,7 +73,7 @@ function brandIn(part: string, labelIndex: number, index: ImpersonationIndex, fu
   }
   if (fuzzy && part.length >= 5) {
     // Sub-domain labels are cheap for an attacker and often random: permutations and skeletons only, no edit distance.
-    const m = fuzzyTokenMatch(part, index, false);
+    const m = fuzzyTokenMatch(part, index, false, h);
     if (m) return { entry: index.tokens[m.id] as TokenEntry, labelIndex, part, gluedKeyword: null, technique: m.technique };
   }
   return null;

@@ -2,6 +2,7 @@ import { brands, confusables, dataVersions } from "@svc/intel";
 import { describe, expect, it } from "vitest";
 import { buildImpersonationIndex, unpackPermutation } from "./build-index.js";
 import { COMMON_WORDS } from "./common-words.js";
+import { tokenIdOf } from "./label-match.js";
 
 describe("buildImpersonationIndex", () => {
   it("builds the full brand data in well under 1.5 s of CPU", () => {
@@ -52,5 +53,14 @@ describe("buildImpersonationIndex", () => {
     const own = buildImpersonationIndex(brands, confusables, { keywords: [{ keyword: "zzzlure", weight: 1 }] });
     expect(own.keywords.has("zzzlure")).toBe(true);
     expect(own.keywords.has("login")).toBe(false);
+  });
+});
+
+describe("the token filter", () => {
+  it("never rules out a token: tokenIdOf answers as the token map does, for every token, permutation and ordinary word", () => {
+    const index = buildImpersonationIndex(brands, confusables);
+    const strings = [...index.tokenIds.keys(), ...[...index.tokenIds.keys()].flatMap((t) => [`${t}s`, t.slice(1), `x${t}`, t.replaceAll("a", "4")]), ...index.commonWords, ...COMMON_WORDS, "secure", "login", "wallet", "paypa1", ""];
+    for (const p of index.permutations.keys()) strings.push(p);
+    for (const s of strings) expect(tokenIdOf(s, index)).toBe(index.tokenIds.get(s));
   });
 });

@@ -48,6 +48,12 @@ export interface ImpersonationIndex {
    * which is the answer for almost every string looked up, at the cost of one pass over it.
    */
   readonly namedStrings: StringFilter;
+  /**
+   * Every token (a filter of a couple of kilobytes, which stays in the first-level cache): a string
+   * it rules out is no token, found without the map hashing the string (most strings looked up
+   * are fresh pieces of a name, hashed by `hashString` for `namedStrings` anyway; see `tokenIdOf`).
+   */
+  readonly tokenFilter: StringFilter;
   /** Skeleton match key (see skeleton.ts) → token id. */
   readonly skeletons: ReadonlyMap<string, number>;
   /** The skeleton keys, filtered by `hashReplaced(s, asciiKeyHashes)` (the key's hash, without building the key). */
@@ -184,6 +190,8 @@ export function buildImpersonationIndex(
 
   const namedStrings = StringFilter.forCount(tokenIds.size + commonWords.size + perms.size);
   for (const set of [tokenIds.keys(), commonWords, perms.keys()]) for (const x of set) namedStrings.add(x);
+  const tokenFilter = StringFilter.forCount(tokenIds.size);
+  for (const t of tokenIds.keys()) tokenFilter.add(t);
   const skeletonFilter = StringFilter.forCount(skeletons.size);
   for (const key of skeletons.keys()) skeletonFilter.addHash(hashString(key));
 
@@ -250,6 +258,7 @@ export function buildImpersonationIndex(
     permutations: perms.trim(),
     nearTokens,
     namedStrings,
+    tokenFilter,
     skeletons,
     skeletonFilter,
     asciiKeys,

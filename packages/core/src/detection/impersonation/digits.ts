@@ -1,6 +1,7 @@
 import type { ImpersonationIndex, TokenEntry } from "./build-index.js";
 import { fromMatch, type Candidate } from "./candidate.js";
-import { fuzzyTokenMatch } from "./label-match.js";
+import { fuzzyTokenMatch, tokenIdOf } from "./label-match.js";
+import { hashString } from "../string-filter.js";
 
 const isLetter = (c: number): boolean => c >= 0x61 && c <= 0x7a;
 
@@ -26,8 +27,9 @@ export function stripDigits(s: string): string | null {
 export function digitsInside(bare: string, label: string, index: ImpersonationIndex): Candidate | null {
   const letters = stripDigits(bare);
   if (letters === null || letters.length < 6) return null;
-  const id = index.tokenIds.get(letters);
-  if (id === undefined) return fromMatch(fuzzyTokenMatch(letters, index), letters, index, 0.9, ", digits added");
+  const h = hashString(letters);
+  const id = tokenIdOf(letters, index, h);
+  if (id === undefined) return fromMatch(fuzzyTokenMatch(letters, index, true, h), letters, index, 0.9, ", digits added");
   const entry = index.tokens[id] as TokenEntry;
   if (entry.short || !isLetter(bare.charCodeAt(0)) || !isLetter(bare.charCodeAt(bare.length - 1))) return null;
   return { entry, technique: "insertion", distance: bare.length - letters.length, strength: 0.9, seen: label, detail: "digits inserted" };

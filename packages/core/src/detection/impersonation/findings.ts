@@ -37,7 +37,7 @@ export class BestFindings {
   list(): Finding[] {
     const all = this.best;
     // Most names impersonate nothing, and one finding has nothing to be weighed against.
-    if (all.length <= 1) return all.slice();
+    if (all.length <= 1) return all;
     const strongBrands = new Set(all.filter((f) => !WEAK_CODES.has(f.code)).map((f) => f.evidence.brand));
     const kept = all.filter((f) => !WEAK_CODES.has(f.code) || !strongBrands.has(f.evidence.brand));
     return kept.sort((a, b) => (b.strength ?? 1) - (a.strength ?? 1) || byCode(a.code, b.code));

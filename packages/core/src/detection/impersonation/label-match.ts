@@ -26,16 +26,25 @@ function mayBeSkeletonCopy(s: string): boolean {
 }
 
 /**
+ * `index.tokenIds.get(s)`, `h` being `hashString(s)`: the token filter answers for almost every
+ * string, which is no token.
+ */
+export function tokenIdOf(s: string, index: ImpersonationIndex, h: number = hashString(s)): number | undefined {
+  return index.tokenFilter.mayContainHash(h) ? index.tokenIds.get(s) : undefined;
+}
+
+/**
  * Looks up one lower-case ASCII string as an imitation of a brand token, cheapest check first:
  * the precomputed dnstwist permutations (one hash lookup), the skeleton (several look-alike
  * characters at once, "rnicr0soft"), then the symmetric-deletion edit-distance index.
  * Exact tokens and ordinary words never match; short tokens only through look-alike characters.
  * `editDistance: false` skips the last step, for strings the caller also checks another way.
  */
-export function fuzzyTokenMatch(s: string, index: ImpersonationIndex, editDistance = true): TokenMatch | null {
+export function fuzzyTokenMatch(s: string, index: ImpersonationIndex, editDistance = true, h?: number): TokenMatch | null {
   if (s.length < 4) return null;
   // The filter spares the three map lookups below for the many strings that are none of these.
-  const named = index.namedStrings.mayContainHash(hashString(s));
+  // (`h`: the caller's `hashString(s)`, when it has it.)
+  const named = index.namedStrings.mayContainHash(h ?? hashString(s));
   if (named && (index.tokenIds.has(s) || index.commonWords.has(s))) return null;
   const packed = named ? index.permutations.get(s) : undefined;
   if (packed !== undefined) {

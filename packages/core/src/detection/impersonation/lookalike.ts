@@ -5,7 +5,8 @@ import { sameConsonants } from "./consonants.js";
 import { digitsInside } from "./digits.js";
 import { finding } from "./findings.js";
 import { labelParts, type HostView } from "./host-view.js";
-import { fuzzyTokenMatch } from "./label-match.js";
+import { fuzzyTokenMatch, tokenIdOf } from "./label-match.js";
+import { hashString } from "../string-filter.js";
 import { leetspeak } from "./leetspeak.js";
 import { FIRST_LETTER_FACTOR, PART_FACTOR, WORD_SWAP_FACTOR } from "./policy.js";
 import { subdomainSplit } from "./subdomain-split.js";
@@ -14,10 +15,11 @@ import { tldSwap } from "./tld-swap.js";
 /** "pay-pal", "pay-pa1": hyphens inserted into a name, read without them, and each part alone ("metamsak-wallet"). */
 function hyphenated(label: string, bare: string, index: ImpersonationIndex): Candidate | null {
   let best: Candidate | null = null;
-  const id = index.tokenIds.get(bare);
+  const h = hashString(bare);
+  const id = tokenIdOf(bare, index, h);
   const entry = id === undefined ? undefined : (index.tokens[id] as TokenEntry);
   if (entry && !entry.short) best = { entry, technique: "hyphenation", distance: 1, strength: 0.9, seen: label, detail: "hyphens added" };
-  else best = fromMatch(fuzzyTokenMatch(bare, index), bare, index, 0.95, ", hyphens added");
+  else best = fromMatch(fuzzyTokenMatch(bare, index, true, h), bare, index, 0.95, ", hyphens added");
   for (const part of labelParts(label)) {
     if (part.length >= 5 && part !== label) best = better(best, fromMatch(fuzzyTokenMatch(part, index), part, index, PART_FACTOR));
   }
@@ -35,9 +37,10 @@ export function lookalikeFinding(view: HostView, index: ImpersonationIndex): Fin
   if (label.startsWith("xn--")) return null; // the homograph check reads the Unicode form
   const hasHyphen = label.includes("-");
   const bare = hasHyphen ? label.replaceAll("-", "") : label;
-  let best = tldSwap(view, index);
+  const h = hashString(label);
+  let best = tldSwap(view, index, h);
   // A hyphenated label gets its edit distance without the hyphens, in `hyphenated`.
-  best = better(best, fromMatch(fuzzyTokenMatch(label, index, !hasHyphen), label, index));
+  best = better(best, fromMatch(fuzzyTokenMatch(label, index, !hasHyphen, h), label, index));
   if (hasHyphen) best = better(best, hyphenated(label, bare, index));
   best = better(best, digitsInside(bare, label, index));
   best = better(best, leetspeak(bare, label, index));

@@ -1,7 +1,7 @@
 import type { ImpersonationIndex, TokenEntry } from "./build-index.js";
 import { better, fromMatch, type Candidate } from "./candidate.js";
 import type { HostView } from "./host-view.js";
-import { fuzzyTokenMatch } from "./label-match.js";
+import { fuzzyTokenMatch, tokenIdOf } from "./label-match.js";
 
 /** "pay.pal.com", "www.pay-pa1.com": a token split across labels by an inserted dot. */
 export function subdomainSplit(view: HostView, index: ImpersonationIndex): Candidate | null {
@@ -11,7 +11,7 @@ export function subdomainSplit(view: HostView, index: ImpersonationIndex): Candi
     const sub = view.labels[k] as string;
     if (sub === "www") break;
     joined = sub + joined;
-    const id = index.tokenIds.get(joined);
+    const id = tokenIdOf(joined, index);
     if (id !== undefined && !(index.tokens[id] as TokenEntry).short) {
       const entry = index.tokens[id] as TokenEntry;
       best = better(best, { entry, technique: "subdomain", distance: 0, strength: 0.9, seen: view.labels.slice(k, view.registrableIndex + 1).join("."), detail: "a dot inserted into the name" });

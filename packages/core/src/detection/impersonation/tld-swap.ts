@@ -1,6 +1,7 @@
 import type { ImpersonationIndex, TokenEntry } from "./build-index.js";
 import type { Candidate } from "./candidate.js";
 import type { HostView } from "./host-view.js";
+import { tokenIdOf } from "./label-match.js";
 import { GENERIC_COUNTRY_CODES, TLD_SWAP_STRENGTH } from "./policy.js";
 
 /**
@@ -18,8 +19,8 @@ const isCountryCode = (suffix: string): boolean => {
  * use. On one they do use ("appleid.com" for Apple, on .com like apple.com) it is more likely
  * a brand domain our data lacks; brand-parts reports that as a weaker brand_in_name.
  */
-export function tldSwap(view: HostView, index: ImpersonationIndex): Candidate | null {
-  const id = index.tokenIds.get(view.label);
+export function tldSwap(view: HostView, index: ImpersonationIndex, labelHash?: number): Candidate | null {
+  const id = tokenIdOf(view.label, index, labelHash);
   if (id === undefined || view.privateSuffix) return null;
   const entry = index.tokens[id] as TokenEntry;
   if (entry.short || entry.brandSuffixes.has(view.suffix)) return null;

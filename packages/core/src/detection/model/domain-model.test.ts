@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createScreener } from "../../screener.js";
-import { buildFeatureSpace, checkScoreMap, compileKnots, decodeWeights, describeReason, encodeWeights, mapScore, reasonDescriptions, scoreHost, type DomainModel } from "./domain-model.js";
+import { createScreener, defaultReference } from "../../screener.js";
+import { buildFeatureSpace, checkScoreMap, compileKnots, decodeWeights, describeReason, encodeWeights, logitOf, mapScore, reasonDescriptions, scoreHost, type DomainModel } from "./domain-model.js";
 import { extract, HASHED, ownName, platformOf, type HostView, type RuleFinding } from "./features.js";
 
 const space = buildFeatureSpace(
@@ -64,6 +64,26 @@ describe("feature extraction", () => {
     expect(at).toHaveLength(1);
     expect(g.value[at[0] as number]).toBeCloseTo(0.8);
     expect(namedOf(view("paypa1.com", "paypa1.com", "com"), [{ code: "domain.model_risk", family: "model" }])).not.toContain("rule:domain.model_risk");
+  });
+});
+
+describe("the n-grams scored as they are hashed", () => {
+  it("give the same logit, to the last bit, as the n-grams listed and summed one by one", () => {
+    const model = defaultReference().domainModel as DomainModel;
+    const words = ["secure", "login", "wallet", "claim", "airdrop", "meta", "coin", "swap", "defi", "nft", "x", "my", "verify"];
+    let seed = 20261127;
+    const next = (n: number): number => {
+      seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
+      return seed % n;
+    };
+    const letters = (n: number): string => Array.from({ length: n }, () => String.fromCharCode(0x61 + next(26))).join("");
+    const rules: RuleFinding[] = [{ code: "domain.suspicious_tld", family: "lexical", strength: 0.6 }, { code: "domain.risky_keyword", family: "lexical", strength: 0.9 }];
+    for (let i = 0; i < 3000; i++) {
+      const label = [words[next(words.length)], next(2) ? letters(1 + next(9)) : `${next(1000)}`, next(3) ? "" : `-${letters(2 + next(5))}`].join(next(2) ? "-" : "");
+      const sub = next(4) === 0 ? `${letters(1 + next(12))}.` : "";
+      const v = view(`${sub}${label}.xyz`, `${label}.xyz`, "xyz");
+      expect(scoreHost(model, v, rules).logit).toBe(logitOf(model, v, rules));
+    }
   });
 });
 
