@@ -1,5 +1,5 @@
 import { serveProcessMetrics } from "@svc/metrics";
-import { buildWorker, configOrExit, createLogger, environment, loadWorkerConfig } from "@svc/runtime";
+import { buildWorker, configOrExit, createLogger, environment, loadWorkerConfig, startFailureLine } from "@svc/runtime";
 
 /**
  * `npm run worker`, deployed `node apps/worker/dist/main.js` (server mode, DATABASE_URL set): consumes asynchronous checks
@@ -36,6 +36,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  process.stderr.write(`svc worker failed to start: ${e instanceof Error ? e.stack : String(e)}\n`);
+  process.stderr.write(`${startFailureLine("svc worker", e, { DATABASE_URL: environment()["DATABASE_URL"] })}\n`);
   process.exit(1);
 });
