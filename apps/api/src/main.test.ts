@@ -64,6 +64,20 @@ describe("a server that cannot start on what it was given", () => {
     }
   }, 120_000);
 
+  it("a data directory that cannot be made: one line naming SVC_DATA_DIR, exit 1, no stack trace", () => {
+    const dir = mkdtempSync(join(tmpdir(), "svc-api-datadir-"));
+    try {
+      writeFileSync(join(dir, "a-file"), "");
+      const r = start("apps/api/dist/main.js", { SVC_DATA_DIR: join(dir, "a-file", "svc"), PORT: "0", LOG_LEVEL: "silent", HOME: dir });
+      expect(r.status).toBe(1);
+      const lines = r.stderr.trim().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^svc: cannot write .*a-file\/svc \(SVC_DATA_DIR: .*ENOTDIR/u);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
   it("a PostgreSQL that does not answer: one line naming DATABASE_URL without its password, exit 1 (API and worker)", async () => {
     const port = await closedPort();
     const env = { DATABASE_URL: `postgres://svc:hunter2secret@127.0.0.1:${port}/svc`, SVC_AUDIT_KEY: "k".repeat(32), LOG_LEVEL: "silent" };

@@ -1,7 +1,7 @@
 import { serve } from "@hono/node-server";
 import { serveProcessMetrics } from "@svc/metrics";
 import { botDataDirInUseLine } from "@svc/persistence";
-import { configOrExit, createLogger, environment, storageLabel } from "@svc/runtime";
+import { configOrExit, createLogger, environment, startFailureLine, storageLabel } from "@svc/runtime";
 import { ALLOWED_UPDATES, registerCommands } from "./bot.js";
 import { parseConfig } from "./config.js";
 import { buildContainer } from "./container.js";
@@ -14,9 +14,8 @@ await serveProcessMetrics(environment(), "svc Telegram bot");
 // PostgreSQL when DATABASE_URL is set, else embedded PGlite under SVC_DATA_DIR (migrated on open).
 // Screening is the API's composition on the same database: imported intel, moderated reports, the graph.
 const runtime = await buildContainer(config, { onError: (err) => log.error({ err }, "telegram update failed") }).catch((e: unknown) => {
-  const inUse = botDataDirInUseLine(config.SVC_DATA_DIR, e);
-  if (!inUse) throw e;
-  process.stderr.write(`${inUse}\n`);
+  // Another process on the data directory, or a database that cannot be opened: one line, exit 1.
+  process.stderr.write(`${botDataDirInUseLine(config.SVC_DATA_DIR, e) ?? startFailureLine("svc Telegram bot", e, config)}\n`);
   process.exit(1);
 });
 const { bot } = runtime.app;

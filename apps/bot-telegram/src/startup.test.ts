@@ -52,4 +52,14 @@ describe("a Telegram bot that cannot start says why in one line, without its tok
     expect(lines[0]).toMatch(new RegExp(`^svc Telegram bot: cannot reach the Bot API at http://127\\.0\\.0\\.1:${port} \\(getMe: .*ECONNREFUSED`, "u"));
     expect(r.stderr + r.stdout).not.toContain(TOKEN);
   }, 70_000);
+
+  it("the bot process with a PostgreSQL that does not answer exits 1 with one line naming DATABASE_URL, no password", () => {
+    const main = fileURLToPath(new URL("../dist/main.js", import.meta.url));
+    const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => k === "PATH" || k === "HOME"));
+    const env = { ...base, TELEGRAM_BOT_TOKEN: TOKEN, DATABASE_URL: "postgres://svc:hunter2secret@127.0.0.1:1/svc", LOG_LEVEL: "silent" };
+    const r = spawnSync(process.execPath, [main], { env, encoding: "utf8", timeout: 60_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^svc Telegram bot: cannot open the database at 127\.0\.0\.1:1\/svc \(DATABASE_URL\): .*ECONNREFUSED/u)]);
+    expect(r.stderr).not.toContain("hunter2secret");
+  }, 70_000);
 });
