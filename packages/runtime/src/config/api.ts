@@ -16,7 +16,7 @@ export const ApiEnvSchema = z.object({
   SVC_DATA_DIR_MIN_FREE_MB: z.coerce.number().int().min(0).max(1_000_000).default(64),
   DATABASE_URL: fields.DATABASE_URL.optional(),
   SVC_BOOTSTRAP_KEY: fields.SVC_BOOTSTRAP_KEY.optional(),
-  SVC_WEBHOOK_ALLOWED_CIDRS: z.string().default(""),
+  SVC_WEBHOOK_ALLOWED_CIDRS: fields.SVC_WEBHOOK_ALLOWED_CIDRS,
   LOG_LEVEL: fields.LOG_LEVEL,
   SVC_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_000_000).default(256 * 1024),
   /** Plans as JSON, over the defaults (plans.ts); after parsing, the whole catalogue. */
