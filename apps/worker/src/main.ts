@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL, { app: "worker" });
   const metrics = await serveProcessMetrics(environment(), "svc worker");
   const runtime = await buildWorker(config, logger);
-  logger.info({ pid: process.pid, concurrency: config.SVC_WORKER_CONCURRENCY, batch: config.SVC_WORKER_BATCH_SIZE, lease_s: config.SVC_JOB_LEASE_SECONDS, ...(metrics ? { metrics: metrics.url } : {}) }, "svc worker started");
+  logger.info({ concurrency: config.SVC_WORKER_CONCURRENCY, batch: config.SVC_WORKER_BATCH_SIZE, lease_s: config.SVC_JOB_LEASE_SECONDS, ...(metrics ? { metrics: metrics.url } : {}) }, "svc worker started");
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
