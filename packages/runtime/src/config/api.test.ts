@@ -53,3 +53,14 @@ describe("SVC_WEBHOOK_ALLOWED_CIDRS is checked with the other settings", () => {
     expect(() => loadWorkerConfig({ DATABASE_URL: "postgres://svc@db/svc", SVC_AUDIT_KEY: "k".repeat(32), SVC_WEBHOOK_ALLOWED_CIDRS: "10.0.0.0/99" })).toThrow(/SVC_WEBHOOK_ALLOWED_CIDRS: "10\.0\.0\.0\/99"/u);
   });
 });
+
+describe("a URL setting with the wrong scheme says which scheme it needs", () => {
+  it("http(s) for the API's URLs, https for Telegram's webhook", async () => {
+    expect(() => loadConfig({ SVC_PUBLIC_URL: "ftp://svc.example" })).toThrow(/SVC_PUBLIC_URL: must be an http:\/\/ or https:\/\/ URL/u);
+    expect(() => loadConfig({ SVC_PUBLIC_URL: "svc.example" })).toThrow(/SVC_PUBLIC_URL: must be an http:\/\/ or https:\/\/ URL/u);
+    const { parseTelegramConfig } = await import("./telegram.js");
+    const token = "123456789:AAEhBOweik6ad6PsWZRcXUgPaGFhqOClv5g";
+    expect(() => parseTelegramConfig({ TELEGRAM_BOT_TOKEN: token, TELEGRAM_WEBHOOK_URL: "http://bot.example/telegram/webhook" })).toThrow(/TELEGRAM_WEBHOOK_URL: must be an https:\/\/ URL/u);
+    expect(parseTelegramConfig({ TELEGRAM_BOT_TOKEN: token, TELEGRAM_API_ROOT: "http://127.0.0.1:8081/" }).TELEGRAM_API_ROOT).toBe("http://127.0.0.1:8081");
+  });
+});

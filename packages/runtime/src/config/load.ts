@@ -63,6 +63,9 @@ export const fields = {
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SVC_BOOTSTRAP_KEY: z.string().min(32, "must be at least 32 characters"),
   port: (fallback: number) => z.coerce.number().int().min(1).max(65_535).default(fallback),
+  /** An http(s) URL; a wrong scheme is said as such, not as "Invalid URL". */
+  httpUrl: () => z.url({ protocol: /^https?$/u, error: "must be an http:// or https:// URL" }),
+  httpsUrl: () => z.url({ protocol: /^https$/u, error: "must be an https:// URL" }),
   /** Comma-separated addresses or CIDR ranges, checked here so a typo stops the process as any bad setting does. */
   SVC_WEBHOOK_ALLOWED_CIDRS: z.string().default("").superRefine((value, ctx) => {
     for (const item of value.split(",").map((c) => c.trim()).filter((c) => c.length > 0)) {
