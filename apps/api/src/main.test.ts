@@ -92,6 +92,42 @@ describe("a server that cannot start on what it was given", () => {
   }, 120_000);
 });
 
+describe("npm start under a process manager", () => {
+  // A manager that signals only the process it started (systemd's KillMode=process, pm2, a
+  // container whose command is `npm start`) reaches npm; npm passes the signal to its script's
+  // shell, which must be the API itself (`exec`), or the API would run on, orphaned.
+  it("SIGTERM to npm stops the API it started", async () => {
+    const base = Object.fromEntries(Object.entries(process.env).filter(([k]) => k === "PATH" || k === "HOME")) as Record<string, string>;
+    const npm = spawn("npm", ["start"], { cwd: ROOT, env: { ...base, SVC_DATA_DIR: "memory://", PORT: "0", HOST: "127.0.0.1", LOG_LEVEL: "info" }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    npm.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    npm.stderr.on("data", (d: Buffer) => (out += d.toString()));
+    const alive = (pid: number): boolean => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    let api = 0;
+    try {
+      for (const until = Date.now() + 90_000; api === 0; await new Promise((r) => setTimeout(r, 50))) {
+        if (npm.exitCode !== null || Date.now() > until) throw new Error(`npm start did not serve: ${out}`);
+        const line = out.split("\n").find((l) => l.includes('"svc API listening"'));
+        if (line) api = (JSON.parse(line) as { pid: number }).pid;
+      }
+      npm.kill("SIGTERM");
+      for (const until = Date.now() + 30_000; alive(api) && Date.now() < until; ) await new Promise((r) => setTimeout(r, 50));
+      expect(alive(api)).toBe(false);
+      expect(out).toContain('"msg":"stopped"');
+    } finally {
+      npm.kill("SIGKILL");
+      if (api && alive(api)) process.kill(api, "SIGKILL");
+    }
+  }, 120_000);
+});
+
 describe("memory at start-up", () => {
   // Decisions 0090 and 0099: the modules load with V8's young generation held at its starting
   // size, and what starting left is collected before the API listens.
