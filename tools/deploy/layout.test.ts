@@ -164,5 +164,20 @@ describe("the deployment layout (dist/, package*.json, data; npm ci --omit=dev)"
     expect(bot.output()).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find (package|module)/);
     expect(bot.output()).not.toContain("    at "); // one line, not a stack trace
   });
+
+  // With credentials but no route to the platform (a closed port on this machine as its API):
+  // one line saying so and exit 1, never a stack trace, never the token.
+  const TELEGRAM_TOKEN = "123456789:AAEhBOweik6ad6PsWZRcXUgPaGFhqOClv5g";
+  const DISCORD_TOKEN = `${Buffer.from("123456789012345678").toString("base64url")}.GhIjKl.abcdefghijklmnopqrstuvwxyz012345`;
+  it.each([
+    ["bot-telegram", { TELEGRAM_BOT_TOKEN: TELEGRAM_TOKEN }, "TELEGRAM_API_ROOT", TELEGRAM_TOKEN],
+    ["bot-discord", { DISCORD_TOKEN }, "DISCORD_API_ROOT", DISCORD_TOKEN],
+  ])("%s that cannot reach its platform exits 1 with one line, no stack trace, no token", { timeout: 120_000 }, async (app, credentials, rootVariable, token) => {
+    const bot = start([`apps/${app}/dist/main.js`], { ...credentials, [rootVariable]: "http://127.0.0.1:1", SVC_DATA_DIR: "memory://", LOG_LEVEL: "silent" });
+    expect(await bot.exited).toBe(1);
+    expect(bot.output().trim().split("\n")).toHaveLength(1);
+    expect(bot.output()).not.toContain("    at ");
+    expect(bot.output()).not.toContain(token);
+  });
 });
 

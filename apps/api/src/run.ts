@@ -4,7 +4,7 @@ import { youngGenerationMayGrow } from "./young-generation.js";
 import { resolve } from "node:path";
 import { serve } from "@hono/node-server";
 import { dataDirInUseCause, heldDataDirLock } from "@svc/persistence";
-import { configOrExit, createEmbeddedDatabaseApart, loadConfig, storageLabel } from "@svc/runtime";
+import { configOrExit, createEmbeddedDatabaseApart, listenFailureLine, loadConfig, startFailureLine, storageLabel } from "@svc/runtime";
 import { bootstrapAdmin, buildRuntime, createApp, drainHttpServer, startEmbeddedWorker, tuneHttpServer } from "@svc/server";
 
 /** On SIGTERM, requests in flight get this long to finish; then jobs in flight get WORKER_GRACE_MS. */
@@ -14,10 +14,13 @@ const WORKER_GRACE_MS = 30_000;
 /** `npm start`: the API on the embedded default (PGlite under SVC_DATA_DIR) or PostgreSQL (DATABASE_URL). */
 /** SVC_DATA_DIR as configured, for the one-line refusal below. */
 let dataDirShown: string | undefined;
+/** DATABASE_URL as configured, for the one-line refusal of a database that cannot be opened. */
+let databaseUrl: string | undefined;
 
 async function main(): Promise<void> {
   const config = configOrExit("svc API", loadConfig);
   dataDirShown = config.SVC_DATA_DIR;
+  databaseUrl = config.DATABASE_URL;
   // A first start on the embedded default: the database is made by a process of its own, whose
   // leftovers go with it; this one then opens it as on any later start (decision 0100).
   await createEmbeddedDatabaseApart(config);
@@ -43,6 +46,11 @@ async function main(): Promise<void> {
     youngGenerationMayGrow();
   });
   tuneHttpServer(server);
+  // A port in use or an address this machine lacks: one line, the database closed, exit 1.
+  server.once("error", (e: unknown) => {
+    process.stderr.write(`${listenFailureLine("svc API", e, config)}\n`);
+    void Promise.resolve(worker?.stop(0)).then(() => runtime.close()).catch(() => undefined).finally(() => process.exit(1));
+  });
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -85,7 +93,7 @@ main().catch((e: unknown) => {
     process.stderr.write(`svc: the data directory ${dataDirShown ?? inUse.dir} is in use by another svc process${who}${inUse.url ? ` serving ${inUse.url}` : ""}; stop it, or give this server another SVC_DATA_DIR (or DATABASE_URL)\n`);
     process.exit(1);
   }
-  process.stderr.write(`svc failed to start: ${e instanceof Error ? e.stack : String(e)}\n`);
+  process.stderr.write(`${startFailureLine("svc", e, { DATABASE_URL: databaseUrl })}\n`);
   process.exit(1);
 });
 

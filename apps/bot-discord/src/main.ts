@@ -5,7 +5,7 @@ import { parseConfig } from "./config.js";
 const config = configOrExit("svc Discord bot", parseConfig);
 
 // Loaded only once the configuration is known to be good: a missing token answers at once.
-const [{ createLogger, storageLabel }, { serve }, { systemClock }, { botDataDirInUseLine }, { buildContainer }, { createInteractionsEndpoint }, { logInAndRegister }, { serveProcessMetrics }] = await Promise.all([
+const [{ createLogger, startFailureLine, storageLabel }, { serve }, { systemClock }, { botDataDirInUseLine }, { buildContainer }, { createInteractionsEndpoint }, { logInAndRegister }, { serveProcessMetrics }] = await Promise.all([
   import("@svc/runtime"),
   import("@hono/node-server"),
   import("@svc/bot-kernel"),
@@ -20,9 +20,8 @@ await serveProcessMetrics(environment(), "svc Discord bot");
 
 const logger = createLogger(config.LOG_LEVEL, { app: "bot-discord" });
 const runtime = await buildContainer(config, { onError: (err) => logger.error({ err }, "discord event failed") }).catch((e: unknown) => {
-  const inUse = botDataDirInUseLine(config.SVC_DATA_DIR, e);
-  if (!inUse) throw e;
-  process.stderr.write(`${inUse}\n`);
+  // Another process on the data directory, or a database that cannot be opened: one line, exit 1.
+  process.stderr.write(`${botDataDirInUseLine(config.SVC_DATA_DIR, e) ?? startFailureLine("svc Discord bot", e, config)}\n`);
   process.exit(1);
 });
 const { app } = runtime;

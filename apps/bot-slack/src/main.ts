@@ -1,7 +1,7 @@
 import { serve } from "@hono/node-server";
 import { serveProcessMetrics } from "@svc/metrics";
 import { botDataDirInUseLine } from "@svc/persistence";
-import { configOrExit, createLogger, environment, storageLabel } from "@svc/runtime";
+import { configOrExit, createLogger, environment, startFailureLine, storageLabel } from "@svc/runtime";
 import { parseConfig } from "./config.js";
 import { buildContainer } from "./container.js";
 
@@ -9,9 +9,8 @@ const cfg = configOrExit("svc Slack bot", parseConfig);
 const log = createLogger(cfg.LOG_LEVEL, { app: "bot-slack" });
 await serveProcessMetrics(environment(), "svc Slack bot");
 const runtime = await buildContainer(cfg, { onError: (err) => log.error({ err }, "slack event failed"), onWarning: (message) => log.warn(message) }).catch((e: unknown) => {
-  const inUse = botDataDirInUseLine(cfg.SVC_DATA_DIR, e);
-  if (!inUse) throw e;
-  process.stderr.write(`${inUse}\n`);
+  // Another process on the data directory, or a database that cannot be opened: one line, exit 1.
+  process.stderr.write(`${botDataDirInUseLine(cfg.SVC_DATA_DIR, e) ?? startFailureLine("svc Slack bot", e, cfg)}\n`);
   process.exit(1);
 });
 const { kernel } = runtime.app;

@@ -1,16 +1,15 @@
 import { serve } from "@hono/node-server";
 import { serveProcessMetrics } from "@svc/metrics";
 import { botDataDirInUseLine } from "@svc/persistence";
-import { configOrExit, environment, storageLabel } from "@svc/runtime";
+import { configOrExit, environment, startFailureLine, storageLabel } from "@svc/runtime";
 import { listenAddress, parseConfig } from "./config.js";
 import { buildRuntime } from "./container.js";
 
 const config = configOrExit("svc WhatsApp bot", parseConfig);
 await serveProcessMetrics(environment(), "svc WhatsApp bot");
 const runtime = await buildRuntime(config, {}).catch((e: unknown) => {
-  const inUse = botDataDirInUseLine(config.SVC_DATA_DIR, e);
-  if (!inUse) throw e;
-  process.stderr.write(`${inUse}\n`);
+  // Another process on the data directory, or a database that cannot be opened: one line, exit 1.
+  process.stderr.write(`${botDataDirInUseLine(config.SVC_DATA_DIR, e) ?? startFailureLine("svc WhatsApp bot", e, config)}\n`);
   process.exit(1);
 });
 const { log, app } = runtime;

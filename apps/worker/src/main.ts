@@ -1,5 +1,5 @@
 import { serveProcessMetrics } from "@svc/metrics";
-import { buildWorker, configOrExit, createLogger, environment, loadWorkerConfig } from "@svc/runtime";
+import { buildWorker, configOrExit, createLogger, environment, loadWorkerConfig, startFailureLine } from "@svc/runtime";
 
 /**
  * `npm run worker`, deployed `node apps/worker/dist/main.js` (server mode, DATABASE_URL set): consumes asynchronous checks
@@ -11,7 +11,7 @@ async function main(): Promise<void> {
   const logger = createLogger(config.LOG_LEVEL, { app: "worker" });
   const metrics = await serveProcessMetrics(environment(), "svc worker");
   const runtime = await buildWorker(config, logger);
-  logger.info({ pid: process.pid, concurrency: config.SVC_WORKER_CONCURRENCY, batch: config.SVC_WORKER_BATCH_SIZE, lease_s: config.SVC_JOB_LEASE_SECONDS, ...(metrics ? { metrics: metrics.url } : {}) }, "svc worker started");
+  logger.info({ concurrency: config.SVC_WORKER_CONCURRENCY, batch: config.SVC_WORKER_BATCH_SIZE, lease_s: config.SVC_JOB_LEASE_SECONDS, ...(metrics ? { metrics: metrics.url } : {}) }, "svc worker started");
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -36,6 +36,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  process.stderr.write(`svc worker failed to start: ${e instanceof Error ? e.stack : String(e)}\n`);
+  process.stderr.write(`${startFailureLine("svc worker", e, { DATABASE_URL: environment()["DATABASE_URL"] })}\n`);
   process.exit(1);
 });

@@ -201,6 +201,9 @@ describe.skipIf(!PG_URL)("worker processes on PostgreSQL", () => {
   it("SIGTERM: stops taking jobs, finishes the ones in flight, exits 0", async () => {
     const w = spawnWorker({ SVC_WORKER_PAUSE_MS: "1500" });
     await w.ready;
+    // One JSON object per line, each key once (the logger already names the pid).
+    const started = w.output().split("\n").find((l) => l.includes("svc worker started")) ?? "";
+    expect(started.match(/"pid":/gu)).toHaveLength(1);
     const jobs = [await submit("paypa1.com"), await submit("example.com")];
     await waitFor("running jobs", async () => (await statuses(jobs)).some((s) => s.status === "running"));
     const t = Date.now();

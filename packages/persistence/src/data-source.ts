@@ -57,7 +57,7 @@ export function createDataSource(config: DataSourceConfig = {}, o: { readonly mi
     // TCP keep-alive notices a peer that vanished without a FIN.
     const extra = { keepAlive: true, keepAliveInitialDelayMillis: 10_000 };
     // Migrations may run longer than a query timeout allows: openDataSource runs them first on a pool without one.
-    return new DataSource({ ...common, migrationsRun: !config.queryTimeoutMs, url: config.url, poolSize: config.poolSize ?? 10, connectTimeoutMS: CONNECT_TIMEOUT_MS, extra });
+    return new DataSource({ ...common, migrationsRun: common.migrationsRun && !config.queryTimeoutMs, url: config.url, poolSize: config.poolSize ?? 10, connectTimeoutMS: CONNECT_TIMEOUT_MS, extra });
   }
   const dataDir = config.dataDir === undefined || config.dataDir === "memory://" ? undefined : config.dataDir;
   const startParams = [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS];
@@ -128,19 +128,40 @@ function compileWasmWithBaselineOnly(): void {
   setFlagsFromString("--liftoff-only");
 }
 
-/** `createDataSource` and `initialize()` (which migrates). */
+/** `createDataSource` and `initialize()`, migrated. */
 export async function openDataSource(config: DataSourceConfig = {}): Promise<DataSource> {
-  if (config.url && config.queryTimeoutMs) {
-    // Migrate with no query timeout (a long index build must not fail start-up), then serve with it.
-    const { queryTimeoutMs: _unbounded, ...migrating } = config;
-    await (await createDataSource({ ...migrating, poolSize: 1 }).initialize()).destroy();
-    const ds = await createDataSource(config).initialize();
+  if (!config.url) return openEmbedded(config);
+  await migratePostgres(config);
+  const ds = await createDataSource(config, { migrationsRun: false }).initialize();
+  if (config.queryTimeoutMs) {
     const pool = (ds.driver as unknown as { master: { on(event: "acquire", f: (client: PgClientLike) => void): void } }).master;
     pool.on("acquire", (client) => boundQueries(client, config.queryTimeoutMs as number));
-    return ds;
   }
-  if (config.url) return createDataSource(config).initialize();
-  return openEmbedded(config);
+  return ds;
+}
+
+/** The advisory lock every process takes to migrate a PostgreSQL database (any fixed number). */
+const MIGRATION_LOCK = 0x5_3c_00_01;
+
+/**
+ * Migrates a PostgreSQL database with no query timeout (a long index build must not fail
+ * start-up), one process at a time: API replicas and workers started together on an empty
+ * database would otherwise each run the first migration, and all but one fail on PostgreSQL's
+ * catalog. The lock is the session's: one connection (pool of 1) takes it, migrates, and releases it.
+ */
+async function migratePostgres(config: DataSourceConfig): Promise<void> {
+  const { queryTimeoutMs: _unbounded, ...migrating } = config;
+  const ds = await createDataSource({ ...migrating, poolSize: 1 }, { migrationsRun: false }).initialize();
+  try {
+    await ds.query(`SELECT pg_advisory_lock($1)`, [MIGRATION_LOCK]);
+    try {
+      await ds.runMigrations();
+    } finally {
+      await ds.query(`SELECT pg_advisory_unlock($1)`, [MIGRATION_LOCK]);
+    }
+  } finally {
+    await ds.destroy();
+  }
 }
 
 /**

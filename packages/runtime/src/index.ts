@@ -8,4 +8,5 @@ export { createLogger, REDACTED_PATHS, withLogContext, type LogContext, type Log
 export { openJobQueue, type QueueOptions } from "./queue.js";
 export { reputationProviders, screeningDeps, screeningPort, type ScreeningOptions } from "./screening.js";
 export { createEmbeddedDatabaseApart, embeddedDataDir, openStorage, storageLabel, type StorageOptions, type StorageSettings } from "./storage.js";
+export { listenFailureLine, startFailureLine } from "./start-failure.js";
 export { buildWorker, type WorkerRuntime } from "./worker.js";

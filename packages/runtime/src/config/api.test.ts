@@ -38,3 +38,29 @@ describe("the billing settings are documented", () => {
     expect(billing.filter((n) => !config.includes(`\`${n}\``))).toEqual([]);
   });
 });
+
+describe("SVC_WEBHOOK_ALLOWED_CIDRS is checked with the other settings", () => {
+  it("accepts addresses and ranges, IPv4 and IPv6", () => {
+    expect(loadConfig({ SVC_WEBHOOK_ALLOWED_CIDRS: "127.0.0.0/8, 10.1.2.3,::1,fd00::/8" }).SVC_WEBHOOK_ALLOWED_CIDRS).toBe("127.0.0.0/8, 10.1.2.3,::1,fd00::/8");
+    expect(loadConfig({}).SVC_WEBHOOK_ALLOWED_CIDRS).toBe("");
+  });
+
+  it("refuses anything else naming the variable and the item (a stack trace at start before)", async () => {
+    for (const bad of ["10.0.0.0/99", "10.0.0.0/8/8", "localhost", "10.0.0.0/x", "::1/129"]) {
+      expect(() => loadConfig({ SVC_WEBHOOK_ALLOWED_CIDRS: `127.0.0.1,${bad}` })).toThrow(new RegExp(`SVC_WEBHOOK_ALLOWED_CIDRS: "${bad.replace(/[./]/gu, "\\$&")}" is not an IP address or CIDR range`, "u"));
+    }
+    const { loadWorkerConfig } = await import("./worker.js");
+    expect(() => loadWorkerConfig({ DATABASE_URL: "postgres://svc@db/svc", SVC_AUDIT_KEY: "k".repeat(32), SVC_WEBHOOK_ALLOWED_CIDRS: "10.0.0.0/99" })).toThrow(/SVC_WEBHOOK_ALLOWED_CIDRS: "10\.0\.0\.0\/99"/u);
+  });
+});
+
+describe("a URL setting with the wrong scheme says which scheme it needs", () => {
+  it("http(s) for the API's URLs, https for Telegram's webhook", async () => {
+    expect(() => loadConfig({ SVC_PUBLIC_URL: "ftp://svc.example" })).toThrow(/SVC_PUBLIC_URL: must be an http:\/\/ or https:\/\/ URL/u);
+    expect(() => loadConfig({ SVC_PUBLIC_URL: "svc.example" })).toThrow(/SVC_PUBLIC_URL: must be an http:\/\/ or https:\/\/ URL/u);
+    const { parseTelegramConfig } = await import("./telegram.js");
+    const token = "123456789:AAEhBOweik6ad6PsWZRcXUgPaGFhqOClv5g";
+    expect(() => parseTelegramConfig({ TELEGRAM_BOT_TOKEN: token, TELEGRAM_WEBHOOK_URL: "http://bot.example/telegram/webhook" })).toThrow(/TELEGRAM_WEBHOOK_URL: must be an https:\/\/ URL/u);
+    expect(parseTelegramConfig({ TELEGRAM_BOT_TOKEN: token, TELEGRAM_API_ROOT: "http://127.0.0.1:8081/" }).TELEGRAM_API_ROOT).toBe("http://127.0.0.1:8081");
+  });
+});

@@ -16,7 +16,7 @@ export const ApiEnvSchema = z.object({
   SVC_DATA_DIR_MIN_FREE_MB: z.coerce.number().int().min(0).max(1_000_000).default(64),
   DATABASE_URL: fields.DATABASE_URL.optional(),
   SVC_BOOTSTRAP_KEY: fields.SVC_BOOTSTRAP_KEY.optional(),
-  SVC_WEBHOOK_ALLOWED_CIDRS: z.string().default(""),
+  SVC_WEBHOOK_ALLOWED_CIDRS: fields.SVC_WEBHOOK_ALLOWED_CIDRS,
   LOG_LEVEL: fields.LOG_LEVEL,
   SVC_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_000_000).default(256 * 1024),
   /** Plans as JSON, over the defaults (plans.ts); after parsing, the whole catalogue. */
@@ -34,11 +34,11 @@ export const ApiEnvSchema = z.object({
   SVC_STRIPE_PRICE_STARTER: z.string().regex(/^price_\w+$/, "must be a Stripe price id (price_…)").optional(),
   SVC_STRIPE_PRICE_PRO: z.string().regex(/^price_\w+$/, "must be a Stripe price id (price_…)").optional(),
   /** Where the Stripe API is (tests: a local fake); default https://api.stripe.com. */
-  SVC_STRIPE_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SVC_STRIPE_API_URL: fields.httpUrl().optional(),
   /** Seconds a webhook's signature timestamp may be away from now (Stripe's default: 300). */
   SVC_STRIPE_WEBHOOK_TOLERANCE_SECONDS: z.coerce.number().int().min(1).max(3600).default(300),
   /** Where Checkout and the Billing Portal send the customer back; default the request's origin. */
-  SVC_BILLING_RETURN_URL: z.url({ protocol: /^https?$/ }).optional(),
+  SVC_BILLING_RETURN_URL: fields.httpUrl().optional(),
   /** Days between an account deletion request and the purge (0: at once; at most 30, the promise). */
   SVC_DELETION_DELAY_DAYS: z.coerce.number().int().min(0).max(30).default(0),
   // Live feeds (docs/feeds.md): a JSON array of feed definitions, or the path of a JSON file with one.
@@ -54,7 +54,7 @@ export const ApiEnvSchema = z.object({
   SVC_FEED_SYNC_MINUTES: z.coerce.number().int().min(0).max(10_080).default(0),
   // Web dashboard (docs/web.md). The public origin the browser uses (CSRF checks, links in
   // e-mails); without it, the request's own origin.
-  SVC_PUBLIC_URL: z.url({ protocol: /^https?$/ }).transform((u) => new URL(u).origin).optional(),
+  SVC_PUBLIC_URL: fields.httpUrl().transform((u) => new URL(u).origin).optional(),
   /** SMTP for verification and reset e-mails (smtp:// or smtps://); without it they are only logged as not sent. */
   SVC_SMTP_URL: z.string().regex(/^smtps?:\/\//, "must be an smtp:// or smtps:// URL").optional(),
   SVC_MAIL_FROM: z.string().default("svc <no-reply@localhost>"),

@@ -19,7 +19,7 @@ export const DiscordEnvSchema = z.object({
   DISCORD_PUBLIC_KEY: z.string().regex(/^[0-9a-f]{64}$/iu, "must be the 64 hex characters of the application's public key").optional(),
   DISCORD_INTERACTIONS_PATH: z.string().regex(/^\/[\w/-]{0,200}$/u).default("/discord/interactions"),
   /** REST root (a proxy, or a test server); the gateway address is read from GET /gateway/bot under it. */
-  DISCORD_API_ROOT: z.url({ protocol: /^https?$/u }).optional(),
+  DISCORD_API_ROOT: fields.httpUrl().optional(),
   DATABASE_URL: fields.DATABASE_URL.optional(),
   SVC_DATA_DIR: fields.SVC_DATA_DIR,
   SVC_BOOTSTRAP_KEY: fields.SVC_BOOTSTRAP_KEY.optional(),

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { z } from "zod";
 
 /**
@@ -62,4 +63,20 @@ export const fields = {
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SVC_BOOTSTRAP_KEY: z.string().min(32, "must be at least 32 characters"),
   port: (fallback: number) => z.coerce.number().int().min(1).max(65_535).default(fallback),
+  /** An http(s) URL; a wrong scheme is said as such, not as "Invalid URL". */
+  httpUrl: () => z.url({ protocol: /^https?$/u, error: "must be an http:// or https:// URL" }),
+  httpsUrl: () => z.url({ protocol: /^https$/u, error: "must be an https:// URL" }),
+  /** Comma-separated addresses or CIDR ranges, checked here so a typo stops the process as any bad setting does. */
+  SVC_WEBHOOK_ALLOWED_CIDRS: z.string().default("").superRefine((value, ctx) => {
+    for (const item of value.split(",").map((c) => c.trim()).filter((c) => c.length > 0)) {
+      if (!isAddressOrRange(item)) ctx.addIssue({ code: "custom", message: `"${item}" is not an IP address or CIDR range (e.g. 10.0.0.0/8, 127.0.0.1)` });
+    }
+  }),
 };
+
+function isAddressOrRange(item: string): boolean {
+  const [address = "", bits, rest] = item.split("/");
+  const kind = isIP(address);
+  if (kind === 0 || rest !== undefined) return false;
+  return bits === undefined || (/^\d{1,3}$/u.test(bits) && Number(bits) <= (kind === 4 ? 32 : 128));
+}

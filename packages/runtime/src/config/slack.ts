@@ -13,11 +13,11 @@ export const SlackEnvSchema = z.object({
   /** Seals bot tokens in the database (AES-256-GCM under a key derived from it). Keep it out of the database's backups. */
   SLACK_TOKEN_KEY: z.string().min(32, "must be at least 32 characters (e.g. openssl rand -hex 32)"),
   /** Public HTTPS address Slack sends users back to after the install (OAuth & Permissions → Redirect URLs). */
-  SLACK_REDIRECT_URL: z.url({ protocol: /^https?$/u }).optional(),
+  SLACK_REDIRECT_URL: fields.httpUrl().optional(),
   /** Web API root: the real one, or a fake on 127.0.0.1 for tests. */
-  SLACK_API_URL: z.url({ protocol: /^https?$/u }).default("https://slack.com/api/"),
+  SLACK_API_URL: fields.httpUrl().default("https://slack.com/api/"),
   /** Where the install button sends users (Slack's authorize page). */
-  SLACK_AUTHORIZE_URL: z.url({ protocol: /^https?$/u }).default("https://slack.com/oauth/v2/authorize"),
+  SLACK_AUTHORIZE_URL: fields.httpUrl().default("https://slack.com/oauth/v2/authorize"),
   DATABASE_URL: fields.DATABASE_URL.optional(),
   SVC_DATA_DIR: fields.SVC_DATA_DIR,
   SVC_BOOTSTRAP_KEY: fields.SVC_BOOTSTRAP_KEY.optional(),

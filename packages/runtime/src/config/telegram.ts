@@ -15,12 +15,12 @@ export const TelegramEnvSchema = z
   .object({
     TELEGRAM_BOT_TOKEN: z.string({ error: (i) => (i.input === undefined ? "is not set: create a bot with @BotFather and set TELEGRAM_BOT_TOKEN to the token it gives" : undefined) }).regex(/^\d{1,20}:[\w-]{30,100}$/u, "must look like 123456:ABC… as given by BotFather"),
     /** Bot API server root: https://api.telegram.org by default, or a self-hosted Bot API server (http allowed for one on the same host). */
-    TELEGRAM_API_ROOT: z.url({ protocol: /^https?$/u }).transform(trimSlashes).optional(),
+    TELEGRAM_API_ROOT: fields.httpUrl().transform(trimSlashes).optional(),
     TELEGRAM_MODE: z.enum(["webhook", "polling"]).default("polling"),
     // Telegram allows 1–256 characters of A-Z, a-z, 0-9, _ and -; fewer than 32 is guessable.
     TELEGRAM_WEBHOOK_SECRET: z.string().regex(/^[\w-]{32,256}$/u, "must be 32–256 characters of A-Z, a-z, 0-9, _ or -").optional(),
     /** Public HTTPS address of the webhook route; when set, the bot registers it with setWebhook at start. */
-    TELEGRAM_WEBHOOK_URL: z.url({ protocol: /^https$/u }).optional(),
+    TELEGRAM_WEBHOOK_URL: fields.httpsUrl().optional(),
     TELEGRAM_WEBHOOK_PATH: z.string().regex(/^\/[\w/-]{0,200}$/u).default("/telegram/webhook"),
     TELEGRAM_STARS_STARTER: z.coerce.number().int().min(1).max(100_000).default(1500),
     TELEGRAM_STARS_PRO: z.coerce.number().int().min(1).max(100_000).default(5000),

@@ -17,7 +17,7 @@ export const WhatsAppEnvSchema = z.object({
   WHATSAPP_PHONE_NUMBER_ID: z.string().regex(/^\d{5,25}$/u, "must be the numeric phone number id shown on API Setup"),
   WHATSAPP_API_VERSION: z.string().regex(/^v\d{1,3}\.\d$/u, "must look like v23.0").default("v23.0"),
   /** The Graph API origin; only changed to point at a local fake. */
-  WHATSAPP_GRAPH_URL: z.url({ protocol: /^https?$/u }).default("https://graph.facebook.com"),
+  WHATSAPP_GRAPH_URL: fields.httpUrl().default("https://graph.facebook.com"),
   WHATSAPP_WEBHOOK_PATH: z.string().regex(/^\/[\w/-]{0,200}$/u).default("/whatsapp/webhook"),
   /** Webhook bodies above this many bytes are refused (413) unread; Meta's are a few KiB. */
   WHATSAPP_MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_000_000).default(262_144),

@@ -11,7 +11,7 @@ export const WorkerEnvSchema = z.object({
   /** PostgreSQL (server mode). The embedded default runs its worker inside the API process instead. */
   DATABASE_URL: z.string({ error: "must be a postgres:// URL (the embedded default runs its worker inside `npm start`)" })
     .regex(/^postgres(?:ql)?:\/\//u, "must be a postgres:// URL (the embedded default runs its worker inside `npm start`)"),
-  SVC_WEBHOOK_ALLOWED_CIDRS: z.string().default(""),
+  SVC_WEBHOOK_ALLOWED_CIDRS: fields.SVC_WEBHOOK_ALLOWED_CIDRS,
   LOG_LEVEL: fields.LOG_LEVEL,
   /** Check batches in flight. */
   SVC_WORKER_CONCURRENCY: int(2, 1, 64),
