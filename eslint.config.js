@@ -20,7 +20,7 @@ const APPS = APP_DIRS.map((dir) => JSON.parse(readFileSync(new URL(`./apps/${dir
 const NODE_IO = ["fs", "net", "dns", "child_process", "http", "https", "fs/promises", "dns/promises"];
 
 export default tseslint.config(
-  { ignores: ["**/node_modules/**", "**/dist/**", ".nx/**", ".svc/**", "coverage/**", "**/fixtures/lint/**"] },
+  { ignores: ["**/node_modules/**", "**/dist/**", ".nx/**", ".svc/**", ".cache/**", "coverage/**", "**/fixtures/lint/**"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   regexp.configs["flat/recommended"],
