@@ -78,8 +78,11 @@ export function createApp(s: ApiServices): OpenAPIHono {
     if (!s.logger.isLevelEnabled("info")) return next();
     const started = performance.now();
     await next();
-    // Logs carry method, path, status and key id — never the key, never request bodies.
-    s.logger.info({ request_id: c.get("requestId" as never), method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started), key_id: (c.get("caller" as never) as { keyId?: string } | undefined)?.keyId }, "request");
+    // Logs carry method, path, status and key id — never the key, never request bodies. A probe
+    // that passes (an orchestrator asks every few seconds) is a debug line; one that fails is not.
+    const line = { request_id: c.get("requestId" as never), method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started), key_id: (c.get("caller" as never) as { keyId?: string } | undefined)?.keyId };
+    if (c.res.status < 400 && (c.req.path === "/healthz" || c.req.path === "/readyz")) s.logger.debug(line, "request");
+    else s.logger.info(line, "request");
   });
 
   app.use("*", routeGuard(app));

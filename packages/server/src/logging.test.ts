@@ -72,6 +72,8 @@ describe("the API's logs", () => {
     const made = res.headers.get("x-request-id");
     expect(made).toMatch(/^req_/u);
     expect(lines.slice(first).map((l) => l.request_id)).toEqual([made]);
+    // A passing probe is a debug line (pino's 20), so an orchestrator's probes stay out of an info log.
+    expect(lines.slice(first).map((l) => l.level)).toEqual([20]);
     for (const s of secrets()) expect(raw, "a secret in the log").not.toContain(s);
   });
 

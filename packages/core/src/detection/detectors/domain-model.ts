@@ -2,7 +2,7 @@
 // calibrated probability × 100) and, as plain reasons, the features that pushed it (decision 0023).
 import type { Entity } from "../../entities/types.js";
 import { describeReason, scoreHost, type DomainModel, type ModelScore } from "../model/domain-model.js";
-import type { HostView } from "../model/features.js";
+import { platformOf, type HostView } from "../model/features.js";
 import { source, type ReferenceData } from "../reference.js";
 import type { Finding } from "../types.js";
 
@@ -41,10 +41,11 @@ export function modelReading(entity: Entity, findings: readonly Finding[], ref: 
   if (!v) return null;
   const m = scoreHost(model, v, findings);
   const words = m.words.slice();
-  return { logit: m.logit, probability: m.probability, score: m.score, reasons: m.reasons, words, finding: m.score > 0 ? modelFinding(m, words, model, ref) : null };
+  return { logit: m.logit, probability: m.probability, score: m.score, reasons: m.reasons, words, finding: m.score > 0 ? modelFinding(m, words, model, ref, platformOf(v, model.space)) : null };
 }
 
-function modelFinding(m: ModelScore, words: readonly string[], model: DomainModel, ref: ReferenceData): Finding {
+/** `platform`: the hosting platform a user's site is on, whose top-level domain the site's owner did not choose. */
+function modelFinding(m: ModelScore, words: readonly string[], model: DomainModel, ref: ReferenceData, platform: string | null): Finding {
   // The reasons in plain words, each once (two features can read the same: digits, hyphens, length).
   // The reasons said, joined as they are found (as `join("; ")` of them would read).
   let said = "";
@@ -54,7 +55,7 @@ function modelFinding(m: ModelScore, words: readonly string[], model: DomainMode
   const codes: string[] = [];
   for (const r of m.reasons) {
     codes.push(r.feature);
-    const text = model.descriptions.get(r.feature) ?? describeReason(r, words);
+    const text = platform !== null && r.feature.startsWith("tld:") ? `${platform}'s .${r.feature.slice(4)} top-level domain` : (model.descriptions.get(r.feature) ?? describeReason(r, words));
     if (saidCount >= 3 || text === first || text === second) continue;
     said = saidCount === 0 ? text : `${said}; ${text}`;
     if (saidCount === 0) first = text;

@@ -163,3 +163,24 @@ describe("the bundled model in the screener", () => {
     expect(r.ok && r.findings.some((f) => f.code === "domain.model_risk")).toBe(false);
   });
 });
+
+describe("the model's reasons for a user's site on a hosting platform", () => {
+  it("name the platform's top-level domain as the platform's, not the site's choice", async () => {
+    const screener = createScreener();
+    for (const host of ["my-portfolio.vercel.app", "weather-app.netlify.app"]) {
+      const r = await screener.screen(host);
+      if (!r.ok) throw new Error(r.error.code);
+      const model = r.findings.find((f) => f.code === "domain.model_risk");
+      const reasons = (model?.evidence.reasons ?? []) as string[];
+      const platform = host.slice(host.indexOf(".") + 1);
+      expect(reasons.slice(0, 3)).toContain("tld:app");
+      expect(model?.message).toContain(`${platform}'s .app top-level domain`);
+      expect(model?.message).not.toContain("the .app top-level domain");
+    }
+    // A site's own top-level domain is still called its own.
+    const own = await screener.screen("claim-rewards-portal.app");
+    if (!own.ok) throw new Error(own.error.code);
+    const ownModel = own.findings.find((f) => f.code === "domain.model_risk");
+    if (((ownModel?.evidence.reasons ?? []) as string[]).slice(0, 3).includes("tld:app")) expect(ownModel?.message).toContain("the .app top-level domain");
+  });
+});
