@@ -130,7 +130,8 @@ describe("Dockerfile", () => {
 
   it("gives every process the V8 heap flags and the malloc setting `npm start` gives the API (decisions 0095, 0099)", () => {
     const start = (JSON.parse(read("package.json")) as { scripts: Record<string, string> }).scripts.start ?? "";
-    const parts = /^((?:[A-Z_]+=\S+ )*)node ((?:--[\w-]+=\S+ )*)apps\/api\/dist\/main\.js$/.exec(start);
+    // `VAR=… exec node --flag=… apps/api/dist/main.js`: exec, so that a signal to npm reaches the API.
+    const parts = /^((?:[A-Z_]+=\S+ )*)exec node ((?:--[\w-]+=\S+ )*)apps\/api\/dist\/main\.js$/.exec(start);
     const vars = parts?.[1]?.trim().split(" ") ?? [];
     const flags = parts?.[2]?.trim();
     expect(flags).toMatch(/--max-semi-space-size=\d+/);

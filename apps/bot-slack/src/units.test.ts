@@ -15,7 +15,10 @@ describe("TokenCipher", () => {
     expect(c.open(sealed, "T2")).toBeNull();
     expect(new TokenCipher("z".repeat(40)).open(sealed, "T1")).toBeNull();
     const [v, n, body, tag] = sealed.split(".");
-    const flipped = `${v}.${n}.${(body as string).slice(0, -2)}${(body as string).endsWith("A") ? "B" : "A"}${(body as string).slice(-1)}.${tag}`;
+    // The body's second-to-last character (all six of its bits are data) replaced by another one.
+    const b = body as string;
+    const flipped = `${v}.${n}.${b.slice(0, -2)}${b.at(-2) === "A" ? "B" : "A"}${b.slice(-1)}.${tag}`;
+    expect(flipped).not.toBe(sealed);
     expect(c.open(flipped, "T1")).toBeNull();
     expect(c.open("garbage", "T1")).toBeNull();
     expect(c.seal("xoxb-123-secret", "T1")).not.toBe(sealed);
