@@ -87,3 +87,16 @@ export async function startReceiver(host = "127.0.0.1"): Promise<Receiver> {
     }),
   };
 }
+
+/** `ds`, counting the statements sent through its `query` (what an idle loop would send). */
+export function countingQueries(ds: DataSource): { readonly ds: DataSource; count(): number } {
+  let n = 0;
+  const counted = new Proxy(ds, {
+    get(target, key, receiver) {
+      const v = Reflect.get(target, key, receiver) as unknown;
+      if (key === "query") return (...args: Parameters<DataSource["query"]>) => (n++, target.query(...args));
+      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+  return { ds: counted, count: () => n };
+}

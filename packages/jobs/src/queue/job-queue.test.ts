@@ -1,6 +1,6 @@
 import type { DataSource } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDataSourceAt, openTestDb, type TestDb } from "../test-support.js";
+import { countingQueries, openDataSourceAt, openTestDb, type TestDb } from "../test-support.js";
 import { jobQueueContract } from "./job-queue-contract.js";
 import { PgBossJobQueue } from "./pg-boss-job-queue.js";
 import { SqlJobQueue } from "./sql-job-queue.js";
@@ -44,16 +44,9 @@ describe("embedded queue of a single process: idle consumers sleep until a job i
   const settings = { retryLimit: 2, retryDelaySeconds: 1, leaseSeconds: 30 };
 
   it("runs a job sent for later when it is due, and a failed one at its retry, without polling between", async () => {
-    let statements = 0;
-    // The DataSource, counting the statements the queue sends.
-    const counted = new Proxy(db.ds, {
-      get(target, key, receiver) {
-        const v = Reflect.get(target, key, receiver) as unknown;
-        if (key === "query") return (...args: Parameters<DataSource["query"]>) => (statements++, target.query(...args));
-        return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-      },
-    });
-    const q = new SqlJobQueue(counted, { singleProcess: true });
+    // The DataSource, counting the statements sent to it.
+    const counting = countingQueries(db.ds);
+    const q = new SqlJobQueue(counting.ds, { singleProcess: true });
     await q.createQueue("later", settings);
     await q.createQueue("flaky", settings);
     const t0 = performance.now();
@@ -68,9 +61,9 @@ describe("embedded queue of a single process: idle consumers sleep until a job i
     await q.send("later", "later", { startAfter: new Date(Date.now() + 700) });
     await q.send("flaky", "flaky");
     await new Promise((r) => setTimeout(r, 2_500));
-    const idleFrom = statements;
+    const idleFrom = counting.count();
     await new Promise((r) => setTimeout(r, 1_000));
-    const idleStatements = statements - idleFrom;
+    const idleStatements = counting.count() - idleFrom;
     await q.stop({ timeoutMs: 1_000 });
     const at = (job: string) => ran.find((r) => r.job === job)?.at ?? Number.NaN;
     expect(at("later")).toBeGreaterThanOrEqual(650);

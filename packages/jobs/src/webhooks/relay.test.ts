@@ -4,7 +4,7 @@ import { Webhook } from "standardwebhooks";
 import type { DataSource } from "typeorm";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { rowsOf } from "../sql.js";
-import { ENGINES, openTestDb, startReceiver, type Receiver, type TestDb } from "../test-support.js";
+import { countingQueries, ENGINES, openTestDb, startReceiver, type Receiver, type TestDb } from "../test-support.js";
 import { createHttpDeliverer, DELIVERY_TIMEOUT_MS, type Deliverer } from "./http-deliverer.js";
 import { WebhookRelay } from "./relay.js";
 import { MAX_ATTEMPTS, RETRY_SCHEDULE_MS } from "./retry-schedule.js";
@@ -222,20 +222,14 @@ describe.each(ENGINES)("webhook relay on %s", (engine) => {
   });
 
   it("of a single process sleeps until the next attempt is due, with no statement while nothing is (decision 0108)", async () => {
-    let statements = 0;
-    const counted = new Proxy(db.ds, {
-      get(target, key, receiver) {
-        const v = Reflect.get(target, key, receiver) as unknown;
-        if (key === "query") return (...args: Parameters<DataSource["query"]>) => (statements++, target.query(...args));
-        return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
-      },
-    });
+    // The DataSource, counting the statements sent to it.
+    const counting = countingQueries(db.ds);
     // A single process's relay owns the whole outbox: the earlier tests' messages still pending are closed first.
     await rowsOf(db.ds, `UPDATE webhook_messages SET status = 'failed', locked_until = NULL, locked_by = NULL WHERE status = 'pending'`);
     const account = `acc_${randomUUID()}`;
     const id = await insertMessage(db.ds, { accountId: account, url: receiver.url, at: new Date(Date.now() + 700) });
     // A poll interval of a minute: a relay that polled would not deliver it within the test.
-    const relay = new WebhookRelay({ ds: counted, secrets: secrets(), deliverer, clock: { now: () => new Date() }, random: () => 0, singleProcess: true, pollIntervalMs: 60_000 });
+    const relay = new WebhookRelay({ ds: counting.ds, secrets: secrets(), deliverer, clock: { now: () => new Date() }, random: () => 0, singleProcess: true, pollIntervalMs: 60_000 });
     const t0 = performance.now();
     relay.start();
     try {
@@ -245,9 +239,9 @@ describe.each(ENGINES)("webhook relay on %s", (engine) => {
       expect(took).toBeLessThan(2_500);
       await vi.waitFor(async () => expect((await messageRow(db.ds, id))?.status).toBe("delivered"), { timeout: 3_000 });
       await new Promise((r) => setTimeout(r, 200));
-      const idleFrom = statements;
+      const idleFrom = counting.count();
       await new Promise((r) => setTimeout(r, 1_000));
-      expect(statements - idleFrom).toBe(0);
+      expect(counting.count() - idleFrom).toBe(0);
     } finally {
       await relay.stop(1_000);
     }
