@@ -133,7 +133,7 @@ describe.each(engines)("GET /metrics on %s", (engine) => {
     expect(checks("api", "url", urlVerdict.risk_level)).toBe(1);
     expect(checks("async", "domain", lookalike.risk_level)).toBe(1);
 
-    expect(moved((m) => histogramSeries(m, "svc_job_latency_seconds", { queue: "check", outcome: "succeeded" }).reduce((n, s) => n + s.count, 0))).toBe(1);
+    expect(moved((m) => histogramSeries(m, "svc_job_latency_seconds", { queue: "screen-checks", outcome: "succeeded" }).reduce((n, s) => n + s.count, 0))).toBe(1);
     expect(moved((m) => seriesValue(m, "svc_webhook_deliveries_total", { outcome: "delivered" }))).toBe(1);
     expect(fake.hooks).toBeGreaterThanOrEqual(1);
     expect(moved((m) => seriesValue(m, "svc_provider_errors_total", { provider: "urlhaus" }))).toBeGreaterThanOrEqual(1);
@@ -141,6 +141,8 @@ describe.each(engines)("GET /metrics on %s", (engine) => {
     // The queue's depth is read at scrape time: nothing left waiting.
     expect(after.svc_queue_depth?.data.length).toBeGreaterThan(0);
     expect(seriesValue(after, "svc_queue_depth", { state: "waiting" })).toBe(0);
+    // The job latency's queue is one the depth names (a dashboard joins the two on it).
+    expect((after.svc_queue_depth?.data ?? []).map((d) => (d as { labels: Record<string, string> }).labels.queue)).toContain("screen-checks");
     // Process metrics.
     for (const name of ["process_cpu_user_seconds_total", "process_resident_memory_bytes", "nodejs_eventloop_lag_p99_seconds", "nodejs_heap_size_used_bytes"]) expect(Object.keys(after)).toContain(name);
   }, 120_000);

@@ -3,7 +3,7 @@ import { auditRecordOf, screenEntity, type CheckRepository, type Clock, type IdG
 import { checkIdForJob, type AsyncJobRequest, type JobBatchHandler } from "@svc/server-ports";
 import { countCheck, jobLatency } from "@svc/metrics";
 import type { DataSource, EntityManager } from "typeorm";
-import type { CheckJobData } from "../async-jobs/queues.js";
+import { CHECK_QUEUE, type CheckJobData } from "../async-jobs/queues.js";
 import { silentLog, type LogSink } from "../log.js";
 import { rowsOf, valuesList } from "../sql.js";
 
@@ -107,7 +107,8 @@ async function finish(d: CheckWorkerDeps, outcomes: readonly Outcome[], token: s
   if (messages > 0) d.relay?.wake();
   // Counted once committed: a run that lost its lease (fenced out above) counts nothing.
   for (const o of finished) {
-    jobLatency.observe({ queue: "check", outcome: o.ok ? "succeeded" : "failed" }, Math.max(0, finishedAt.getTime() - new Date(o.job.created_at).getTime()) / 1000);
+    // Labelled with the queue's name, as svc_queue_depth is: one series per queue in both.
+    jobLatency.observe({ queue: CHECK_QUEUE, outcome: o.ok ? "succeeded" : "failed" }, Math.max(0, finishedAt.getTime() - new Date(o.job.created_at).getTime()) / 1000);
     if (o.ok) countCheck("async", o.screened.entity.type, o.screened.verdict.risk_level);
   }
   if (committed.length > 0) d.afterCommit?.(committed);
