@@ -142,7 +142,13 @@ const walletLuresFile = validate(walletLuresFileSchema, readDataFile("wallet-lur
 const freeHostingFile = validate(freeHostingFileSchema, readDataFile("free-hosting.json"), "data/free-hosting.json");
 const platformPathsFile = validate(platformPathsFileSchema, readDataFile("platform-paths.json"), "data/platform-paths.json");
 // Checked at load as the other files are (a broken file fails at start, not at the first check).
-const projectsVersion = readProjectsFile().version;
+// The parsed projects wait here for their first reader, which takes them (readProjects).
+let projectsAtLoad: readonly ProjectNames[] | null = null;
+const projectsVersion = ((): string => {
+  const file = readProjectsFile();
+  projectsAtLoad = file.projects;
+  return file.version;
+})();
 const domainModelFile = validate(domainModelFileSchema, readDataFile("domain-model.json"), "data/domain-model.json");
 const popularSitesFile = validate(popularSitesFileSchema, readDataFile("popular-sites.json"), "data/popular-sites.json");
 
@@ -151,12 +157,15 @@ export const popularSites: ReadonlySet<string> = Object.freeze(new Set(popularSi
 
 /**
  * Crypto projects' names (lower-case, 4–24 letters) and the registrable domains they own
- * (data/projects.json), read and checked at each call. Its one reader in a process, the domain
- * model's vocabulary (@svc/core), keeps what it builds from them; a constant here would keep a
- * second copy of 4,900 projects for the process's life (decision 0105).
+ * (data/projects.json). The first call takes the copy read at load; later ones read and check the
+ * file again. Its one reader in a process, the domain model's vocabulary (@svc/core), keeps what
+ * it builds from them; a constant here would keep a second copy of 4,900 projects for the
+ * process's life (decision 0105).
  */
 export function readProjects(): readonly ProjectNames[] {
-  return readProjectsFile().projects;
+  const first = projectsAtLoad;
+  projectsAtLoad = null;
+  return first ?? readProjectsFile().projects;
 }
 
 function readProjectsFile(): { readonly version: string; readonly projects: readonly ProjectNames[] } {
