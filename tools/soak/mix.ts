@@ -1,21 +1,26 @@
 /**
  * The soak mix on PostgreSQL: the API and one worker as real processes on a scratch database,
- * requests sent open-loop at a fixed rate (screen 70 %, batch of 10 10 %, history 10 %, report
- * 5 %, async 4 %, CSV export 1 %). Every 5 s: the API's RSS, the database's connection count.
- * Figures: error rate, p50/p99 per kind, RSS trend over the last half (MB/min, least squares),
- * connections at the end of the run vs. the most its first half held. PASS: 0 errors, p99 of screen within the budget (50 ms unless given),
- * RSS growth over the last half ≤ 2 MB/min, connections bounded. Also (information, not a criterion)
- * the screens' p99 after the first WARMUP_S seconds, which a cold process's compilation dominates.
- * `weights` replaces the mix (percentages summing to 100), to see which kind makes a tail.
+ * the mix (screen 70 %, batch of 10 10 %, history 10 %, report 5 %, async 4 %, CSV export 1 %)
+ * first sent closed-loop by MEASURE_CONNECTIONS clients for `measureSeconds` to measure this
+ * machine's capacity for it (answers per second over the phase's last two thirds; the phase also
+ * warms the processes), then open-loop for `minutes` at 70 % of that capacity (or at `rate`).
+ * Every 5 s: the API's RSS, the database's connection count. Figures of the open-loop phase:
+ * error rate, p50/p99 per kind, RSS trend over the last half (MB/min, least squares), connections
+ * at the end of the run vs. the most held before its second half. PASS: 0 errors in both phases,
+ * p99 of screen within the budget (50 ms unless given), RSS growth over the last half ≤ 2 MB/min,
+ * connections bounded. `weights` replaces the mix (percentages summing to 100), to see which kind
+ * makes a tail.
  */
 import { freshDatabase, spawnApp } from "../bench/async/support.js";
-import { line, percentile, request, rssMb, sleep, slope, SOAK_AUDIT_KEY, startApi, stopApi } from "./support.js";
+import { closedLoop, line, percentile, request, rssMb, sleep, slope, SOAK_AUDIT_KEY, startApi, stopApi } from "./support.js";
 import { openDataSource } from "@svc/persistence";
 
 export interface MixOptions {
   readonly minutes: number;
-  /** Requests per second, all kinds together. */
-  readonly rate: number;
+  /** Requests per second offered, all kinds together (default: LOAD_SHARE of the measured capacity). */
+  readonly rate?: number;
+  /** Length of the closed-loop capacity phase before the soak (s; default 30). */
+  readonly measureSeconds?: number;
   /** p99 budget of a single screen (ms). */
   readonly p99BudgetMs?: number;
   readonly quiet?: boolean;
@@ -26,7 +31,10 @@ export interface MixOptions {
 export const KINDS = ["screen", "batch", "history", "report", "async", "export"] as const;
 export type Kind = (typeof KINDS)[number];
 export const MIX_WEIGHTS: readonly (readonly [Kind, number])[] = [["screen", 70], ["batch", 10], ["history", 10], ["report", 5], ["async", 4], ["export", 1]];
-const WARMUP_S = 20;
+/** Clients of the capacity phase: enough to keep both cores busy, as the API benchmark's 50 connections do. */
+const MEASURE_CONNECTIONS = 32;
+/** The soak runs at this share of the measured capacity (issue: 70 %). */
+export const LOAD_SHARE = 0.7;
 
 /** `screen:70,batch:10,…` as weights; an error naming what is wrong (an unknown kind, a sum other than 100). */
 export function parseWeights(text: string): [Kind, number][] {
@@ -40,7 +48,7 @@ export function parseWeights(text: string): [Kind, number][] {
   return out;
 }
 
-export async function soakMix(o: MixOptions): Promise<{ ok: boolean }> {
+export async function soakMix(o: MixOptions): Promise<{ ok: boolean; capacity: number; rate: number }> {
   const db = await freshDatabase("svc_soak_mix");
   const api = await startApi({ url: db.url });
   const worker = spawnApp("worker", { DATABASE_URL: db.url, SVC_AUDIT_KEY: SOAK_AUDIT_KEY, SVC_WEBHOOK_ALLOWED_CIDRS: "127.0.0.1/32", LOG_LEVEL: "warn" });
@@ -50,11 +58,12 @@ export async function soakMix(o: MixOptions): Promise<{ ok: boolean }> {
     const connections = async () => ((await probe.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1`, [dbName])) as { n: number }[])[0]?.n ?? -1;
     const weights = o.weights ?? MIX_WEIGHTS;
     const lat = new Map<Kind, number[]>(weights.map(([k]) => [k, []]));
-    /** Screens answered after the warm-up. */
-    const warmScreens: number[] = [];
     const errors = new Map<string, number>();
     let sent = 0;
     let answered = 0;
+    /** Where answers go: the capacity phase counts them, the soak records their latency. */
+    let phase: "measure" | "soak" = "measure";
+    let measured: number[] = [];
     const pick = (n: number): Kind => {
       let x = (n * 7919) % 100; // a fixed, evenly spread sequence over the weights
       for (const [k, w] of weights) if ((x -= w) < 0) return k;
@@ -62,20 +71,48 @@ export async function soakMix(o: MixOptions): Promise<{ ok: boolean }> {
     };
     const send = async (n: number) => {
       const kind = pick(n);
+      const inPhase = phase;
       const a = await (kind === "screen" ? request(api.port, "POST", "/v1/screen", { entity_value: `shop-${n}.soak-mix.com` })
         : kind === "batch" ? request(api.port, "POST", "/v1/screen/batch", { entities: Array.from({ length: 10 }, (_, i) => ({ entity_value: `batch-${n}-${i}.soak-mix.com` })) })
         : kind === "history" ? request(api.port, "GET", "/v1/history?limit=50")
         : kind === "report" ? request(api.port, "POST", "/v1/report", { entity_value: `scam-${n % 500}.soak-mix.com`, category: "scam", description: "soak" })
         : kind === "async" ? request(api.port, "POST", "/v1/screen/async", { entity_value: `async-${n}.soak-mix.com` })
         : request(api.port, "GET", `/v1/audit/export?since=${new Date(Date.now() - 60_000).toISOString()}`));
-      answered++;
-      if (a.status >= 200 && a.status < 300) {
-        lat.get(kind)?.push(a.ms);
-        if (kind === "screen" && performance.now() - t0 >= WARMUP_S * 1000) warmScreens.push(a.ms);
+      const ok = a.status >= 200 && a.status < 300;
+      if (!ok) {
+        const key = `${inPhase === "measure" ? "capacity phase: " : ""}${kind} ${a.status}`;
+        errors.set(key, (errors.get(key) ?? 0) + 1);
       }
-      else errors.set(`${kind} ${a.status}`, (errors.get(`${kind} ${a.status}`) ?? 0) + 1);
+      if (inPhase === "measure") {
+        if (ok) measured.push(performance.now());
+        return;
+      }
+      answered++;
+      if (ok) lat.get(kind)?.push(a.ms);
     };
     const samples: { t: number; rss: number; conns: number }[] = [];
+    const sample = async (minutes: number) => {
+      samples.push({ t: minutes, rss: rssMb(api.pid), conns: await connections() });
+    };
+
+    // Capacity: closed loop, the same mix; the first third of the phase is left out (compilation, cold caches).
+    const measureMs = (o.measureSeconds ?? 30) * 1000;
+    const m0 = performance.now();
+    const loop = closedLoop(MEASURE_CONNECTIONS, send);
+    while (performance.now() - m0 < measureMs) {
+      await sleep(Math.min(5_000, measureMs - (performance.now() - m0)));
+      await sample((performance.now() - m0 - measureMs) / 60_000);
+      if (!o.quiet) process.stdout.write(`\rcapacity phase ${((performance.now() - m0) / 1000).toFixed(0)} s: ${measured.length} answered, RSS ${samples.at(-1)?.rss.toFixed(0)} MB   `);
+    }
+    const counted = measured.filter((t) => t - m0 >= measureMs / 3 && t - m0 < measureMs).length;
+    const capacity = counted / ((measureMs * 2) / 3 / 1000);
+    await loop.stop();
+    measured = [];
+    const rate = o.rate ?? Math.max(1, Math.round(capacity * LOAD_SHARE));
+    if (!o.quiet) console.log(`\ncapacity for this mix: ${capacity.toFixed(0)} req/s (${MEASURE_CONNECTIONS} clients, closed loop, last ${((measureMs * 2) / 3 / 1000).toFixed(0)} s of ${measureMs / 1000}); soak at ${rate} req/s (${((100 * rate) / capacity).toFixed(0)} %)`);
+
+    phase = "soak";
+    sent = 0;
     const t0 = performance.now();
     const total = o.minutes * 60_000;
     const inflight = new Set<Promise<void>>();
@@ -83,12 +120,12 @@ export async function soakMix(o: MixOptions): Promise<{ ok: boolean }> {
     while (performance.now() - t0 < total) {
       const elapsed = performance.now() - t0;
       // Open loop: as many requests as the rate calls for by now, whatever is still in flight.
-      while (sent < (elapsed / 1000) * o.rate) {
+      while (sent < (elapsed / 1000) * rate) {
         const p = send(sent++).finally(() => inflight.delete(p));
         inflight.add(p);
       }
       if (elapsed >= nextSample) {
-        samples.push({ t: elapsed / 60_000, rss: rssMb(api.pid), conns: await connections() });
+        await sample(elapsed / 60_000);
         if (!o.quiet) process.stdout.write(`\r${(elapsed / 1000).toFixed(0)} s: ${answered} answered, ${inflight.size} in flight, RSS ${samples.at(-1)?.rss.toFixed(0)} MB, ${samples.at(-1)?.conns} connections   `);
         nextSample += 5_000;
       }
@@ -109,17 +146,17 @@ export async function soakMix(o: MixOptions): Promise<{ ok: boolean }> {
     const budget = o.p99BudgetMs ?? 50;
     const ok = errorCount === 0 && screenP99 <= budget && rssTrend <= 2 && endConns <= firstHalfMax + 2;
     if (!o.quiet) {
-      line("run", `${o.minutes} min at ${o.rate} req/s offered; ${answered} answered (${(answered / (o.minutes * 60)).toFixed(0)}/s)`);
+      line("capacity for the mix (closed loop)", `${capacity.toFixed(0)} req/s`);
+      line("run", `${o.minutes} min at ${rate} req/s offered (${((100 * rate) / capacity).toFixed(0)} % of capacity); ${answered} answered (${(answered / (o.minutes * 60)).toFixed(0)}/s)`);
       line("errors", `${errorCount} (${((100 * errorCount) / Math.max(1, answered)).toFixed(3)} %) ${JSON.stringify(Object.fromEntries(errors))}`);
       for (const [k, v] of lat) if (v.length) line(`  ${k}: n / p50 / p99`, `${v.length} / ${percentile(v, 50).toFixed(1)} ms / ${percentile(v, 99).toFixed(1)} ms`);
-      if (warmScreens.length) line(`  screen after the first ${WARMUP_S} s (information)`, `${warmScreens.length} / ${percentile(warmScreens, 50).toFixed(1)} ms / ${percentile(warmScreens, 99).toFixed(1)} ms`);
-      line("API RSS first / mid / last (MB)", `${samples[0]?.rss.toFixed(0)} / ${lastHalf[0]?.rss.toFixed(0)} / ${samples.at(-1)?.rss.toFixed(0)}`);
+      line("API RSS first / mid / last (MB)", `${samples.find((x) => x.t >= 0)?.rss.toFixed(0)} / ${lastHalf[0]?.rss.toFixed(0)} / ${samples.at(-1)?.rss.toFixed(0)}`);
       line("API RSS trend over the last half", `${rssTrend.toFixed(2)} MB/min (limit 2)`);
       line("database connections mid / end / max", `${midConns} / ${endConns} / ${maxConns} (API pool 10, worker, probe 1)`);
-      line("connections at the end vs. first half's most", `${endConns} vs. ${firstHalfMax} (limit: at most 2 more)`);
+      line("connections at the end vs. the most before the second half", `${endConns} vs. ${firstHalfMax} (limit: at most 2 more)`);
       line("result", ok ? `PASS (screen p99 ≤ ${budget} ms)` : `FAIL (screen p99 budget ${budget} ms)`);
     }
-    return { ok };
+    return { ok, capacity, rate };
   } finally {
     await stopApi(api);
     worker.child.kill("SIGTERM");
