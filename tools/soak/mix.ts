@@ -35,6 +35,9 @@ export const MIX_WEIGHTS: readonly (readonly [Kind, number])[] = [["screen", 70]
 const MEASURE_CONNECTIONS = 32;
 /** The soak runs at this share of the measured capacity (issue: 70 %). */
 export const LOAD_SHARE = 0.7;
+/** After the capacity phase: at most this long for its async backlog to drain, then a pause. */
+const DRAIN_LIMIT_MS = 60_000;
+const SETTLE_MS = 5_000;
 
 /** `screen:70,batch:10,…` as weights; an error naming what is wrong (an unknown kind, a sum other than 100). */
 export function parseWeights(text: string): [Kind, number][] {
@@ -108,8 +111,15 @@ export async function soakMix(o: MixOptions): Promise<{ ok: boolean; capacity: n
     const capacity = counted / ((measureMs * 2) / 3 / 1000);
     await loop.stop();
     measured = [];
+    // The phase ran at saturation: async jobs queued beyond what the worker keeps up with are
+    // still being worked off. The soak starts once they are, and after a few quiet seconds.
+    const backlog = async () => ((await probe.query(`SELECT count(*)::int AS n FROM async_jobs WHERE status IN ('queued', 'running')`)) as { n: number }[])[0]?.n ?? 0;
+    const d0 = performance.now();
+    while ((await backlog()) > 0 && performance.now() - d0 < DRAIN_LIMIT_MS) await sleep(250);
+    const drainedMs = performance.now() - d0;
+    await sleep(SETTLE_MS);
     const rate = o.rate ?? Math.max(1, Math.round(capacity * LOAD_SHARE));
-    if (!o.quiet) console.log(`\ncapacity for this mix: ${capacity.toFixed(0)} req/s (${MEASURE_CONNECTIONS} clients, closed loop, last ${((measureMs * 2) / 3 / 1000).toFixed(0)} s of ${measureMs / 1000}); soak at ${rate} req/s (${((100 * rate) / capacity).toFixed(0)} %)`);
+    if (!o.quiet) console.log(`\ncapacity for this mix: ${capacity.toFixed(0)} req/s (${MEASURE_CONNECTIONS} clients, closed loop, last ${((measureMs * 2) / 3 / 1000).toFixed(0)} s of ${measureMs / 1000}); soak at ${rate} req/s (${((100 * rate) / capacity).toFixed(0)} %), after ${(drainedMs / 1000).toFixed(1)} s for its async backlog and ${SETTLE_MS / 1000} s more`);
 
     phase = "soak";
     sent = 0;
