@@ -19,10 +19,14 @@ const { positionals, values } = parseArgs({
   options: { down: { type: "string" }, kills: { type: "string" }, minutes: { type: "string" }, rate: { type: "string" }, measure: { type: "string" }, concurrency: { type: "string" }, weights: { type: "string" } },
 });
 const scenario = positionals[0];
-const num = (v: string | undefined, d: number) => {
+/** A mistake in the command line: said in one line, with the usage, not as a stack trace. */
+class UsageError extends Error {}
+const USAGE = "usage: npm run soak -- <restart|blackhole|worker-kill|disk-full|mix> [--down S] [--concurrency N] [--kills N] [--minutes N] [--measure S] [--rate R] [--weights screen:70,batch:10,…]";
+const num = (name: keyof typeof values, d: number) => {
+  const v = values[name];
   if (v === undefined) return d;
   const n = Number(v);
-  if (!(n > 0)) throw new Error(`"${v}" is not a positive number`);
+  if (typeof v !== "string" || !(n > 0)) throw new UsageError(`--${name} ${String(v)}: not a positive number`);
   return n;
 };
 
@@ -31,25 +35,27 @@ async function main(): Promise<boolean> {
   await build({ quiet: true });
   switch (scenario) {
     case "restart":
-      return (await databaseOutage({ mode: "restart", downSeconds: num(values.down, 10), concurrency: num(values.concurrency, 8) })).ok;
+      return (await databaseOutage({ mode: "restart", downSeconds: num("down", 10), concurrency: num("concurrency", 8) })).ok;
     case "blackhole":
-      return (await databaseOutage({ mode: "blackhole", downSeconds: num(values.down, 30), concurrency: num(values.concurrency, 8), afterSeconds: 20 })).ok;
+      return (await databaseOutage({ mode: "blackhole", downSeconds: num("down", 30), concurrency: num("concurrency", 8), afterSeconds: 20 })).ok;
     case "worker-kill":
-      return (await (await import("./worker-kill.js")).workerKill({ kills: num(values.kills, 100) })).ok;
+      return (await (await import("./worker-kill.js")).workerKill({ kills: num("kills", 100) })).ok;
     case "disk-full":
       return (await (await import("./disk-full.js")).diskFull({})).ok;
     case "mix":
     {
       const mix = await import("./mix.js");
-      return (await mix.soakMix({ minutes: num(values.minutes, 10), ...(values.rate ? { rate: num(values.rate, 0) } : {}), measureSeconds: num(values.measure, 30), ...(values.weights ? { weights: mix.parseWeights(values.weights) } : {}) })).ok;
+      return (await mix.soakMix({ minutes: num("minutes", 10), ...(values.rate ? { rate: num("rate", 0) } : {}), measureSeconds: num("measure", 30), ...(values.weights ? { weights: mix.parseWeights(values.weights) } : {}) })).ok;
     }
     default:
-      console.error("usage: npm run soak -- <restart|blackhole|worker-kill|disk-full|mix> [--down S] [--kills N] [--minutes N] [--measure S] [--rate R] [--weights screen:70,batch:10,…]");
+      console.error(USAGE);
       return false;
   }
 }
 
 main().then((ok) => process.exit(ok ? 0 : 1), (e: unknown) => {
-  console.error(e);
+  // A bad option (a number, --weights) in one line; anything else with its stack.
+  const usage = e instanceof UsageError || (e instanceof Error && e.message.startsWith("--weights:"));
+  console.error(usage ? `${(e as Error).message}\n${USAGE}` : e);
   process.exit(1);
 });
