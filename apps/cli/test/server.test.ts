@@ -48,6 +48,20 @@ describe.sequential("with a database", { timeout: 240_000 }, () => {
     expect(imported.stderr).toMatch(/^line 4: .*whitespace/m);
   });
 
+  it("migrate on a new directory names the migrations it applied; run again, it applies none", async () => {
+    const fresh = join(dir, "fresh");
+    const first = await svc(["migrate", "--data-dir", fresh]);
+    expect(first.code, first.stderr).toBe(0);
+    const m = /^Database ready: PGlite at .*\nApplied now: (.+)\.\nSchema: (\d+) migration\(s\), the latest (\w+)\.\n$/.exec(first.stdout);
+    expect(m, first.stdout).not.toBeNull();
+    const names = (m?.[1] ?? "").split(", ");
+    expect(names[0]).toMatch(/^InitialSchema\d+$/);
+    expect(names).toHaveLength(Number(m?.[2]));
+    expect(names.at(-1)).toBe(m?.[3]);
+    const second = await svc(["migrate", "--data-dir", fresh]);
+    expect(second.stdout).toContain("Already up to date: nothing to apply.");
+  });
+
   it("serve listens and a second process on the same database is told to use --url", async () => {
     server = spawn(process.execPath, [BIN, "serve", "--port", "0", "--host", "127.0.0.1", "--data-dir", data], { env: cleanEnv({ LOG_LEVEL: "warn" }), stdio: ["ignore", "ignore", "pipe"] });
     server.stderr?.setEncoding("utf8").on("data", (d: string) => (serverErr += d));
@@ -172,7 +186,8 @@ describe.sequential("with a database", { timeout: 240_000 }, () => {
 
     const [migrate, without] = await Promise.all([svc(["migrate", "--data-dir", data]), svc(["check", "northgate-plumbing.com", "--json"])]);
     expect(migrate.code, migrate.stderr).toBe(0);
-    expect(migrate.stdout).toMatch(/^Database ready: PGlite at .*\n\d+ migration\(s\) applied: \w+/);
+    // Served from before: nothing left to apply, and it says so (not the whole list as if applied now).
+    expect(migrate.stdout).toMatch(/^Database ready: PGlite at .*\nAlready up to date: nothing to apply\.\nSchema: \d+ migration\(s\), the latest \w+\.\n$/);
 
     const db = await svc(["check", "northgate-plumbing.com", "--db", "--data-dir", data, "--json"]);
     expect(db.code, db.stderr).toBe(0);

@@ -128,11 +128,20 @@ function compileWasmWithBaselineOnly(): void {
   setFlagsFromString("--liftoff-only");
 }
 
+/** The migrations openDataSource ran when it opened a data source (names, in order). */
+const ranAtOpen = new WeakMap<DataSource, readonly string[]>();
+
+/** The migrations that opening `ds` applied (names, in order): empty when its schema was already current, or when another process migrated it. */
+export function migrationsRunAtOpen(ds: DataSource): readonly string[] {
+  return ranAtOpen.get(ds) ?? [];
+}
+
 /** `createDataSource` and `initialize()`, migrated. */
 export async function openDataSource(config: DataSourceConfig = {}): Promise<DataSource> {
   if (!config.url) return openEmbedded(config);
-  await migratePostgres(config);
+  const ran = await migratePostgres(config);
   const ds = await createDataSource(config, { migrationsRun: false }).initialize();
+  ranAtOpen.set(ds, ran);
   if (config.queryTimeoutMs) {
     const pool = (ds.driver as unknown as { master: { on(event: "acquire", f: (client: PgClientLike) => void): void } }).master;
     pool.on("acquire", (client) => boundQueries(client, config.queryTimeoutMs as number));
@@ -149,13 +158,13 @@ const MIGRATION_LOCK = 0x5_3c_00_01;
  * database would otherwise each run the first migration, and all but one fail on PostgreSQL's
  * catalog. The lock is the session's: one connection (pool of 1) takes it, migrates, and releases it.
  */
-async function migratePostgres(config: DataSourceConfig): Promise<void> {
+async function migratePostgres(config: DataSourceConfig): Promise<string[]> {
   const { queryTimeoutMs: _unbounded, ...migrating } = config;
   const ds = await createDataSource({ ...migrating, poolSize: 1 }, { migrationsRun: false }).initialize();
   try {
     await ds.query(`SELECT pg_advisory_lock($1)`, [MIGRATION_LOCK]);
     try {
-      await ds.runMigrations();
+      return (await ds.runMigrations()).map((m) => m.name);
     } finally {
       await ds.query(`SELECT pg_advisory_unlock($1)`, [MIGRATION_LOCK]);
     }
@@ -178,6 +187,7 @@ async function openEmbedded(config: DataSourceConfig): Promise<DataSource> {
     if (ran.length > 0 && config.dataDir !== undefined && config.dataDir !== "memory://") {
       await (ds.driver as unknown as { master: PglitePool }).master.restart();
     }
+    ranAtOpen.set(ds, ran.map((m) => m.name));
     return ds;
   } catch (e) {
     await ds.destroy().catch(() => undefined);

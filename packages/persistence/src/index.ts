@@ -1,4 +1,4 @@
-export { CONNECT_TIMEOUT_MS, createDataSource, openDataSource, type DataSourceConfig } from "./data-source.js";
+export { CONNECT_TIMEOUT_MS, createDataSource, migrationsRunAtOpen, openDataSource, type DataSourceConfig } from "./data-source.js";
 export { DEFAULT_TEMPLATE_CACHE_DIR, freshClusterImage } from "./pglite-template.js";
 export { isDatabaseUnavailable } from "./unavailable.js";
 export { DataDirInUseError, dataDirInUseCause, heldDataDirLock, lockDataDir, LOCK_FILE, type DataDirLock } from "./data-dir-lock.js";

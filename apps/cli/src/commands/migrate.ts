@@ -1,3 +1,4 @@
+import { migrationsRunAtOpen } from "@svc/persistence";
 import type { Command } from "commander";
 import { write } from "../io.js";
 import { addDataDirOption, withLocal } from "./api-access.js";
@@ -16,7 +17,11 @@ export function migrateCommand(program: Command, ctx: Context): void {
         const ds = local.runtime.dataSource;
         const applied = (await ds.query(`SELECT "name" FROM "migrations" ORDER BY "id"`)) as { name: string }[];
         const pending = await ds.showMigrations();
-        await write(ctx.io.stdout, `Database ready: ${local.where}\n${applied.length} migration(s) applied${applied.length > 0 ? `: ${applied.map((m) => m.name).join(", ")}` : ""}${pending ? " (some still pending!)" : ""}.\n`);
+        const now = migrationsRunAtOpen(ds);
+        const latest = applied.at(-1)?.name ?? "none";
+        await write(ctx.io.stdout, `Database ready: ${local.where}\n`
+          + (now.length > 0 ? `Applied now: ${now.join(", ")}.\n` : "Already up to date: nothing to apply.\n")
+          + `Schema: ${applied.length} migration(s), the latest ${latest}${pending ? " (some still pending!)" : ""}.\n`);
       }, "`svc migrate` works on the database itself (a server migrates it when it starts)");
     });
 }
