@@ -62,7 +62,9 @@ export async function soakMix(o: MixOptions): Promise<{ ok: boolean; capacity: n
     const weights = o.weights ?? MIX_WEIGHTS;
     const lat = new Map<Kind, number[]>(weights.map(([k]) => [k, []]));
     const errors = new Map<string, number>();
+    /** Requests sent by the soak (for its rate); `next` numbers every request of both phases, so no entity is sent twice. */
     let sent = 0;
+    let next = 0;
     let answered = 0;
     /** Where answers go: the capacity phase counts them, the soak records their latency. */
     let phase: "measure" | "soak" = "measure";
@@ -72,7 +74,8 @@ export async function soakMix(o: MixOptions): Promise<{ ok: boolean; capacity: n
       for (const [k, w] of weights) if ((x -= w) < 0) return k;
       return "screen";
     };
-    const send = async (n: number) => {
+    const send = async () => {
+      const n = next++;
       const kind = pick(n);
       const inPhase = phase;
       const a = await (kind === "screen" ? request(api.port, "POST", "/v1/screen", { entity_value: `shop-${n}.soak-mix.com` })
@@ -122,7 +125,6 @@ export async function soakMix(o: MixOptions): Promise<{ ok: boolean; capacity: n
     if (!o.quiet) console.log(`\ncapacity for this mix: ${capacity.toFixed(0)} req/s (${MEASURE_CONNECTIONS} clients, closed loop, last ${((measureMs * 2) / 3 / 1000).toFixed(0)} s of ${measureMs / 1000}); soak at ${rate} req/s (${((100 * rate) / capacity).toFixed(0)} %), after ${(drainedMs / 1000).toFixed(1)} s for its async backlog and ${SETTLE_MS / 1000} s more`);
 
     phase = "soak";
-    sent = 0;
     const t0 = performance.now();
     const total = o.minutes * 60_000;
     const inflight = new Set<Promise<void>>();
@@ -131,7 +133,8 @@ export async function soakMix(o: MixOptions): Promise<{ ok: boolean; capacity: n
       const elapsed = performance.now() - t0;
       // Open loop: as many requests as the rate calls for by now, whatever is still in flight.
       while (sent < (elapsed / 1000) * rate) {
-        const p = send(sent++).finally(() => inflight.delete(p));
+        sent++;
+        const p = send().finally(() => inflight.delete(p));
         inflight.add(p);
       }
       if (elapsed >= nextSample) {
