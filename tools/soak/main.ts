@@ -8,54 +8,67 @@
  *   npm run soak -- mix        [--minutes N] [--measure S] [--rate R] [--weights kind:%,…]   the soak mix on PostgreSQL
  *                              (at 70 % of the capacity measured first for S seconds, unless --rate)
  *
- * Exit status 0 on PASS, 1 on FAIL.
+ * Exit status 0 on PASS, 1 on FAIL, 2 on a mistake in the command line.
  */
 import { parseArgs } from "node:util";
 import { build } from "../build.mjs";
 import { databaseOutage } from "./database-outage.js";
+import { parseWeights } from "./mix.js";
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: { down: { type: "string" }, kills: { type: "string" }, minutes: { type: "string" }, rate: { type: "string" }, measure: { type: "string" }, concurrency: { type: "string" }, weights: { type: "string" } },
-});
-const scenario = positionals[0];
 /** A mistake in the command line: said in one line, with the usage, not as a stack trace. */
 class UsageError extends Error {}
 const USAGE = "usage: npm run soak -- <restart|blackhole|worker-kill|disk-full|mix> [--down S] [--concurrency N] [--kills N] [--minutes N] [--measure S] [--rate R] [--weights screen:70,batch:10,…]";
-const num = (name: keyof typeof values, d: number) => {
-  const v = values[name];
-  if (v === undefined) return d;
-  const n = Number(v);
-  if (typeof v !== "string" || !(n > 0)) throw new UsageError(`--${name} ${String(v)}: not a positive number`);
-  return n;
-};
+const SCENARIOS = ["restart", "blackhole", "worker-kill", "disk-full", "mix"] as const;
+const NUMBERS = ["down", "kills", "minutes", "rate", "measure", "concurrency"] as const;
+type NumberOption = (typeof NUMBERS)[number];
+
+/** The command line, read and checked before anything is built or started. */
+function options(argv: string[]) {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { ...Object.fromEntries(NUMBERS.map((n) => [n, { type: "string" as const }])), weights: { type: "string" } } });
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  const scenario = parsed.positionals[0];
+  if (!SCENARIOS.includes(scenario as (typeof SCENARIOS)[number])) throw new UsageError(scenario === undefined ? "which scenario?" : `no scenario "${scenario}"`);
+  const values = parsed.values as Partial<Record<NumberOption | "weights", string>>;
+  const given: Partial<Record<NumberOption, number>> = {};
+  for (const name of NUMBERS) {
+    const v = values[name];
+    if (v === undefined) continue;
+    const n = Number(v);
+    if (v.trim() === "" || !(n > 0) || !Number.isFinite(n)) throw new UsageError(`--${name} ${JSON.stringify(v)}: not a positive number`);
+    given[name] = n;
+  }
+  let weights;
+  try {
+    weights = values.weights === undefined ? undefined : parseWeights(values.weights);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+  return { scenario: scenario as (typeof SCENARIOS)[number], n: (name: NumberOption, d: number) => given[name] ?? d, rate: given.rate, weights };
+}
 
 async function main(): Promise<boolean> {
+  const o = options(process.argv.slice(2));
   // The scenarios run the compiled apps, as production does.
   await build({ quiet: true });
-  switch (scenario) {
+  switch (o.scenario) {
     case "restart":
-      return (await databaseOutage({ mode: "restart", downSeconds: num("down", 10), concurrency: num("concurrency", 8) })).ok;
+      return (await databaseOutage({ mode: "restart", downSeconds: o.n("down", 10), concurrency: o.n("concurrency", 8) })).ok;
     case "blackhole":
-      return (await databaseOutage({ mode: "blackhole", downSeconds: num("down", 30), concurrency: num("concurrency", 8), afterSeconds: 20 })).ok;
+      return (await databaseOutage({ mode: "blackhole", downSeconds: o.n("down", 30), concurrency: o.n("concurrency", 8), afterSeconds: 20 })).ok;
     case "worker-kill":
-      return (await (await import("./worker-kill.js")).workerKill({ kills: num("kills", 100) })).ok;
+      return (await (await import("./worker-kill.js")).workerKill({ kills: o.n("kills", 100) })).ok;
     case "disk-full":
       return (await (await import("./disk-full.js")).diskFull({})).ok;
     case "mix":
-    {
-      const mix = await import("./mix.js");
-      return (await mix.soakMix({ minutes: num("minutes", 10), ...(values.rate ? { rate: num("rate", 0) } : {}), measureSeconds: num("measure", 30), ...(values.weights ? { weights: mix.parseWeights(values.weights) } : {}) })).ok;
-    }
-    default:
-      console.error(USAGE);
-      return false;
+      return (await (await import("./mix.js")).soakMix({ minutes: o.n("minutes", 10), measureSeconds: o.n("measure", 30), ...(o.rate === undefined ? {} : { rate: o.rate }), ...(o.weights ? { weights: o.weights } : {}) })).ok;
   }
 }
 
 main().then((ok) => process.exit(ok ? 0 : 1), (e: unknown) => {
-  // A bad option (a number, --weights) in one line; anything else with its stack.
-  const usage = e instanceof UsageError || (e instanceof Error && e.message.startsWith("--weights:"));
-  console.error(usage ? `${(e as Error).message}\n${USAGE}` : e);
-  process.exit(1);
+  console.error(e instanceof UsageError ? `${e.message}\n${USAGE}` : e);
+  process.exit(e instanceof UsageError ? 2 : 1);
 });

@@ -6,7 +6,7 @@
  * warms the processes), then open-loop for `minutes` at 70 % of that capacity (or at `rate`).
  * Every 5 s: the API's RSS, the database's connection count. Figures of the open-loop phase:
  * error rate, p50/p99 per kind, RSS trend over the last half (MB/min, least squares), connections
- * at the end of the run vs. the most held before its second half. PASS: 0 errors in both phases,
+ * at the end of the soak vs. the most its first half held. PASS: 0 errors in both phases,
  * p99 of screen within the budget (50 ms unless given), RSS growth over the last half ≤ 2 MB/min,
  * connections bounded. `weights` replaces the mix (percentages summing to 100), to see which kind
  * makes a tail.
@@ -61,7 +61,8 @@ export async function soakMix(o: MixOptions): Promise<{ ok: boolean; capacity: n
     const connections = async () => ((await probe.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1`, [dbName])) as { n: number }[])[0]?.n ?? -1;
     const weights = o.weights ?? MIX_WEIGHTS;
     const lat = new Map<Kind, number[]>(weights.map(([k]) => [k, []]));
-    const errors = new Map<string, number>();
+    /** Failed answers per phase, by `kind status`. */
+    const errors = { measure: new Map<string, number>(), soak: new Map<string, number>() };
     /** Requests sent by the soak (for its rate); `next` numbers every request of both phases, so no entity is sent twice. */
     let sent = 0;
     let next = 0;
@@ -85,10 +86,7 @@ export async function soakMix(o: MixOptions): Promise<{ ok: boolean; capacity: n
         : kind === "async" ? request(api.port, "POST", "/v1/screen/async", { entity_value: `async-${n}.soak-mix.com` })
         : request(api.port, "GET", `/v1/audit/export?since=${new Date(Date.now() - 60_000).toISOString()}`));
       const ok = a.status >= 200 && a.status < 300;
-      if (!ok) {
-        const key = `${inPhase === "measure" ? "capacity phase: " : ""}${kind} ${a.status}`;
-        errors.set(key, (errors.get(key) ?? 0) + 1);
-      }
+      if (!ok) errors[inPhase].set(`${kind} ${a.status}`, (errors[inPhase].get(`${kind} ${a.status}`) ?? 0) + 1);
       if (inPhase === "measure") {
         if (ok) measured.push(performance.now());
         return;
@@ -96,6 +94,7 @@ export async function soakMix(o: MixOptions): Promise<{ ok: boolean; capacity: n
       answered++;
       if (ok) lat.get(kind)?.push(a.ms);
     };
+    /** Every 5 s of the soak (t in minutes from its start); the capacity phase is not sampled. */
     const samples: { t: number; rss: number; conns: number }[] = [];
     const sample = async (minutes: number) => {
       samples.push({ t: minutes, rss: rssMb(api.pid), conns: await connections() });
@@ -107,22 +106,23 @@ export async function soakMix(o: MixOptions): Promise<{ ok: boolean; capacity: n
     const loop = closedLoop(MEASURE_CONNECTIONS, send);
     while (performance.now() - m0 < measureMs) {
       await sleep(Math.min(5_000, measureMs - (performance.now() - m0)));
-      await sample((performance.now() - m0 - measureMs) / 60_000);
-      if (!o.quiet) process.stdout.write(`\rcapacity phase ${((performance.now() - m0) / 1000).toFixed(0)} s: ${measured.length} answered, RSS ${samples.at(-1)?.rss.toFixed(0)} MB   `);
+      if (!o.quiet) process.stdout.write(`\rcapacity phase ${((performance.now() - m0) / 1000).toFixed(0)} s: ${measured.length} answered, RSS ${rssMb(api.pid).toFixed(0)} MB   `);
     }
     const counted = measured.filter((t) => t - m0 >= measureMs / 3 && t - m0 < measureMs).length;
     const capacity = counted / ((measureMs * 2) / 3 / 1000);
     await loop.stop();
     measured = [];
+    if (!(capacity > 0)) throw new Error(`the capacity phase got no answer in its last ${((measureMs * 2) / 3 / 1000).toFixed(0)} s (errors: ${JSON.stringify(Object.fromEntries(errors.measure))}); nothing to soak at`);
     // The phase ran at saturation: async jobs queued beyond what the worker keeps up with are
     // still being worked off. The soak starts once they are, and after a few quiet seconds.
     const backlog = async () => ((await probe.query(`SELECT count(*)::int AS n FROM async_jobs WHERE status IN ('queued', 'running')`)) as { n: number }[])[0]?.n ?? 0;
     const d0 = performance.now();
     while ((await backlog()) > 0 && performance.now() - d0 < DRAIN_LIMIT_MS) await sleep(250);
     const drainedMs = performance.now() - d0;
+    const left = await backlog();
     await sleep(SETTLE_MS);
     const rate = o.rate ?? Math.max(1, Math.round(capacity * LOAD_SHARE));
-    if (!o.quiet) console.log(`\ncapacity for this mix: ${capacity.toFixed(0)} req/s (${MEASURE_CONNECTIONS} clients, closed loop, last ${((measureMs * 2) / 3 / 1000).toFixed(0)} s of ${measureMs / 1000}); soak at ${rate} req/s (${((100 * rate) / capacity).toFixed(0)} %), after ${(drainedMs / 1000).toFixed(1)} s for its async backlog and ${SETTLE_MS / 1000} s more`);
+    if (!o.quiet) console.log(`\ncapacity for this mix: ${capacity.toFixed(0)} req/s (${MEASURE_CONNECTIONS} clients, closed loop, last ${((measureMs * 2) / 3 / 1000).toFixed(0)} s of ${measureMs / 1000}); soak at ${rate} req/s (${((100 * rate) / capacity).toFixed(0)} %), after ${(drainedMs / 1000).toFixed(1)} s for its async backlog${left > 0 ? ` (${left} jobs still queued or running at the ${DRAIN_LIMIT_MS / 1000} s limit)` : ""} and ${SETTLE_MS / 1000} s more`);
 
     phase = "soak";
     const t0 = performance.now();
@@ -150,23 +150,26 @@ export async function soakMix(o: MixOptions): Promise<{ ok: boolean; capacity: n
     const rssTrend = slope(lastHalf.map((s) => [s.t, s.rss]));
     const maxConns = Math.max(...samples.map((s) => s.conns));
     const midConns = lastHalf[0]?.conns ?? NaN;
-    // Pools open connections as load needs them, up to their sizes, within the first minutes; a
-    // leak goes on growing. So: the end of the run may not hold more than the first half reached.
+    // Pools open connections as load needs them, up to their sizes; a leak goes on growing. So:
+    // the end of the soak may not hold more than its first half reached.
     const firstHalfMax = Math.max(...samples.filter((s) => s.t < o.minutes / 2).map((s) => s.conns));
     const endConns = samples.at(-1)?.conns ?? NaN;
-    const errorCount = [...errors.values()].reduce((a, b) => a + b, 0);
+    const count = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0);
+    const measureErrors = count(errors.measure);
+    const errorCount = count(errors.soak);
     const screenP99 = percentile(lat.get("screen") ?? [], 99);
     const budget = o.p99BudgetMs ?? 50;
-    const ok = errorCount === 0 && screenP99 <= budget && rssTrend <= 2 && endConns <= firstHalfMax + 2;
+    const ok = measureErrors === 0 && errorCount === 0 && screenP99 <= budget && rssTrend <= 2 && endConns <= firstHalfMax + 2;
     if (!o.quiet) {
       line("capacity for the mix (closed loop)", `${capacity.toFixed(0)} req/s`);
       line("run", `${o.minutes} min at ${rate} req/s offered (${((100 * rate) / capacity).toFixed(0)} % of capacity); ${answered} answered (${(answered / (o.minutes * 60)).toFixed(0)}/s)`);
-      line("errors", `${errorCount} (${((100 * errorCount) / Math.max(1, answered)).toFixed(3)} %) ${JSON.stringify(Object.fromEntries(errors))}`);
+      line("errors in the capacity phase", `${measureErrors} ${JSON.stringify(Object.fromEntries(errors.measure))}`);
+      line("errors", `${errorCount} (${((100 * errorCount) / Math.max(1, answered)).toFixed(3)} %) ${JSON.stringify(Object.fromEntries(errors.soak))}`);
       for (const [k, v] of lat) if (v.length) line(`  ${k}: n / p50 / p99`, `${v.length} / ${percentile(v, 50).toFixed(1)} ms / ${percentile(v, 99).toFixed(1)} ms`);
-      line("API RSS first / mid / last (MB)", `${samples.find((x) => x.t >= 0)?.rss.toFixed(0)} / ${lastHalf[0]?.rss.toFixed(0)} / ${samples.at(-1)?.rss.toFixed(0)}`);
+      line("API RSS first / mid / last (MB)", `${samples[0]?.rss.toFixed(0)} / ${lastHalf[0]?.rss.toFixed(0)} / ${samples.at(-1)?.rss.toFixed(0)}`);
       line("API RSS trend over the last half", `${rssTrend.toFixed(2)} MB/min (limit 2)`);
       line("database connections mid / end / max", `${midConns} / ${endConns} / ${maxConns} (API pool 10, worker, probe 1)`);
-      line("connections at the end vs. the most before the second half", `${endConns} vs. ${firstHalfMax} (limit: at most 2 more)`);
+      line("connections at the end vs. first half's most", `${endConns} vs. ${firstHalfMax} (limit: at most 2 more)`);
       line("result", ok ? `PASS (screen p99 ≤ ${budget} ms)` : `FAIL (screen p99 budget ${budget} ms)`);
     }
     return { ok, capacity, rate };

@@ -131,9 +131,12 @@ function compileWasmWithBaselineOnly(): void {
 /** The migrations openDataSource ran when it opened a data source (names, in order). */
 const ranAtOpen = new WeakMap<DataSource, readonly string[]>();
 
-/** The migrations that opening `ds` applied (names, in order): empty when its schema was already current, or when another process migrated it. */
-export function migrationsRunAtOpen(ds: DataSource): readonly string[] {
-  return ranAtOpen.get(ds) ?? [];
+/**
+ * The migrations that opening `ds` applied (names, in order): empty when its schema was already
+ * current or another process migrated it; undefined for a data source openDataSource did not open.
+ */
+export function migrationsRunAtOpen(ds: DataSource): readonly string[] | undefined {
+  return ranAtOpen.get(ds);
 }
 
 /** `createDataSource` and `initialize()`, migrated. */

@@ -20,7 +20,7 @@ export function migrateCommand(program: Command, ctx: Context): void {
         const now = migrationsRunAtOpen(ds);
         const latest = applied.at(-1)?.name ?? "none";
         await write(ctx.io.stdout, `Database ready: ${local.where}\n`
-          + (now.length > 0 ? `Applied now: ${now.join(", ")}.\n` : "Already up to date: nothing to apply.\n")
+          + (now === undefined ? "" : now.length > 0 ? `Applied now: ${now.join(", ")}.\n` : "Already up to date: nothing to apply.\n")
           + `Schema: ${applied.length} migration(s), the latest ${latest}${pending ? " (some still pending!)" : ""}.\n`);
       }, "`svc migrate` works on the database itself (a server migrates it when it starts)");
     });
