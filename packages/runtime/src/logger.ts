@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { hostname } from "node:os";
 import { errorForLog } from "@svc/persistence";
 import { pino, type DestinationStream, type Logger } from "pino";
@@ -21,19 +20,14 @@ export const REDACTED_PATHS: readonly string[] = [
   ...SECRET_SETTINGS.flatMap((s) => [s, `*.${s}`]),
 ];
 
-/** What every log line written while serving one request carries (the API's `x-request-id`). */
-export interface LogContext {
-  readonly request_id: string;
-}
-
-const context = new AsyncLocalStorage<LogContext>();
-
 /**
- * Runs `fn` with `ctx` in every log line written inside it, by any logger from createLogger,
- * however deep the call (a repository, billing, the mailer) and after an await.
+ * A logger whose every line carries the request being served (the API's `x-request-id`). The API
+ * hands it to what logs on a request's behalf (billing, the mailer, sign-in); there is no implicit
+ * per-request context, since AsyncLocalStorage's promise hooks cost every promise in the process
+ * (about a fifth of the API's CPU per check on Node 20; decision 0110).
  */
-export function withLogContext<T>(ctx: LogContext, fn: () => T): T {
-  return context.run(ctx, fn);
+export function requestLogger(logger: Logger, requestId: string): Logger {
+  return logger.child({ request_id: requestId });
 }
 
 export interface LoggerOptions {
@@ -46,8 +40,8 @@ export interface LoggerOptions {
 /**
  * The one logger factory: JSON lines on stdout, secrets redacted (credentials in headers and
  * fields, every secret setting), errors written without the parameters of a failed statement
- * (errorForLog), so a log line never copies request data or a key. A line written while a
- * request is served carries its request_id (withLogContext).
+ * (errorForLog), so a log line never copies request data or a key. Lines about a request carry
+ * its request_id (requestLogger, or the field given explicitly).
  */
 export function createLogger(level: string, o: LoggerOptions | DestinationStream = {}): Logger {
   const opts: LoggerOptions = "write" in o ? { destination: o } : o;
@@ -56,8 +50,6 @@ export function createLogger(level: string, o: LoggerOptions | DestinationStream
     redact: { paths: [...REDACTED_PATHS], censor: "[redacted]" },
     serializers: { err: errorForLog },
     ...(opts.app ? { base: { pid: process.pid, hostname: hostname(), app: opts.app } } : {}),
-    // The request being served, if any (withLogContext); a line's own request_id wins.
-    mixin: () => context.getStore() ?? {},
   };
   return opts.destination ? pino(options, opts.destination) : pino(options);
 }

@@ -13,7 +13,7 @@ import { registerDashboardRoutes } from "./web/dashboard-routes.js";
 import { bodyLimit } from "./middleware/body-limit.js";
 import { jsonBody } from "./middleware/json-body.js";
 import { charged, rateLimitHeaders } from "./middleware/rate-limit.js";
-import { requestId } from "./middleware/request-id.js";
+import { requestId, requestIdOf } from "./middleware/request-id.js";
 import { httpMetrics, metricsRoute } from "./middleware/metrics.js";
 import { routeGuard } from "./middleware/route-guard.js";
 import { withBearerAlternative } from "./openapi-doc.js";
@@ -58,18 +58,18 @@ export function createApp(s: ApiServices): OpenAPIHono {
     if (err instanceof ApiProblem) return problemResponse(c, err.init);
     const processor = processorProblem(err);
     if (processor) {
-      s.logger.error({ err, request_id: c.get("requestId" as never) }, "payment processor error");
+      s.logger.error({ err, request_id: requestIdOf(c) }, "payment processor error");
       return problemResponse(c, processor);
     }
     if (err instanceof InvalidCursorError) return problemResponse(c, { status: 422, code: "request.invalid_cursor", title: "Invalid cursor", detail: "This cursor was not issued by this API to this account, or it was modified; start from the first page." });
     if (err instanceof HTTPException && err.status < 500) return problemResponse(c, { status: err.status, code: `http.${err.status}`, title: "Bad request", detail: err.message });
     // The database is down, restarting or unreachable: retryable, and the pool reconnects by itself.
     if (isDatabaseUnavailable(err)) {
-      s.logger.warn({ err, request_id: c.get("requestId" as never) }, "database unavailable");
+      s.logger.warn({ err, request_id: requestIdOf(c) }, "database unavailable");
       return problemResponse(c, { status: 503, code: "service.unavailable", title: "Service unavailable", detail: "The database is not answering right now; retry in a few seconds (with the same Idempotency-Key, if any).", retryable: true, headers: { "retry-after": String(RETRY_AFTER_SECONDS) } });
     }
     // Never leak a stack trace or SQL to the client; the request id ties the log line to the answer.
-    s.logger.error({ err, request_id: c.get("requestId" as never) }, "unhandled error");
+    s.logger.error({ err, request_id: requestIdOf(c) }, "unhandled error");
     return problemResponse(c, { status: 500, code: "internal", title: "Internal error", detail: "Something went wrong on our side; the request id identifies it in our logs.", retryable: true });
   });
   app.notFound((c) => problemResponse(c, { status: 404, code: "not_found", title: "Not found", detail: `No route ${c.req.method} ${c.req.path}.` }));
@@ -80,7 +80,7 @@ export function createApp(s: ApiServices): OpenAPIHono {
     await next();
     // Logs carry method, path, status and key id — never the key, never request bodies. A probe
     // that passes (an orchestrator asks every few seconds) is a debug line; one that fails is not.
-    const line = { request_id: c.get("requestId" as never), method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started), key_id: (c.get("caller" as never) as { keyId?: string } | undefined)?.keyId };
+    const line = { request_id: requestIdOf(c), method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started), key_id: (c.get("caller" as never) as { keyId?: string } | undefined)?.keyId };
     if (c.res.status < 400 && (c.req.path === "/healthz" || c.req.path === "/readyz")) s.logger.debug(line, "request");
     else s.logger.info(line, "request");
   });

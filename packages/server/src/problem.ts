@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { requestIdOf } from "./middleware/request-id.js";
 
 /**
  * RFC 9457 problem details with a stable `code`. Errors are values with a code everywhere in the
@@ -29,7 +30,7 @@ export function problemResponse(c: Context, p: ProblemInit): Response {
     status: p.status,
     detail: p.detail,
     code: p.code,
-    request_id: (c.get("requestId" as never) as string | undefined) ?? "unknown",
+    request_id: requestIdOf(c),
     retryable: p.retryable ?? (p.status === 429 || p.status === 503),
     ...(p.errors && p.errors.length > 0 ? { errors: p.errors } : {}),
   };

@@ -103,7 +103,7 @@ export class StripeBilling {
    * and its timestamp must be within the tolerance of our clock (a replay of an old delivery
    * is refused); an event id seen before is acknowledged and changes nothing.
    */
-  async webhook(rawBody: string, signature: string | undefined): Promise<WebhookOutcome> {
+  async webhook(rawBody: string, signature: string | undefined, log: Logger = this.logger): Promise<WebhookOutcome> {
     if (!signature) throw problem({ status: 400, code: "billing.missing_signature", title: "Missing signature", detail: "A Stripe webhook carries a Stripe-Signature header." });
     let event: Stripe.Event;
     try {
@@ -121,15 +121,15 @@ export class StripeBilling {
     const now = this.clock.now();
     const touched = new Set<string>();
     const fresh = await this.store.processOnce(event.id, event.type, now, async (m) => {
-      const acc = await this.apply(m, event, now);
+      const acc = await this.apply(m, event, now, log);
       if (acc) touched.add(acc);
     });
     for (const a of touched) this.changed(a);
-    if (fresh) this.logger.info({ event_id: event.id, type: event.type }, "stripe event applied");
+    if (fresh) log.info({ event_id: event.id, type: event.type }, "stripe event applied");
     return { duplicate: !fresh, type: event.type };
   }
 
-  private async apply(m: Parameters<Parameters<TypeOrmBillingStore["processOnce"]>[3]>[0], event: Stripe.Event, now: Date): Promise<string | null> {
+  private async apply(m: Parameters<Parameters<TypeOrmBillingStore["processOnce"]>[3]>[0], event: Stripe.Event, now: Date, log: Logger): Promise<string | null> {
     switch (event.type) {
       case "checkout.session.completed": {
         // The customer was linked when the session was made; nothing else to do here: the
@@ -142,7 +142,7 @@ export class StripeBilling {
         const sub = event.data.object;
         const accountId = await this.store.accountOfCustomer(idOf(sub.customer), m);
         if (!accountId) {
-          this.logger.warn({ event_id: event.id }, "stripe subscription of an unknown customer ignored");
+          log.warn({ event_id: event.id }, "stripe subscription of an unknown customer ignored");
           return null;
         }
         const item = sub.items.data[0];
@@ -205,14 +205,14 @@ export class StripeBilling {
   }
 
   /** An account being deleted stops paying at once (best effort: the purge does not wait on Stripe). */
-  async cancelForDeletion(accountId: string): Promise<void> {
+  async cancelForDeletion(accountId: string, log: Logger = this.logger): Promise<void> {
     const customer = await this.store.customer(accountId);
     if (!customer) return;
     try {
       if (customer.subscriptionId && customer.status && customer.status !== "canceled") await this.stripe.subscriptions.cancel(customer.subscriptionId, { prorate: true });
       await this.stripe.customers.del(customer.customerId);
     } catch (err) {
-      this.logger.error({ err, account_id: accountId }, "stripe cancellation for a deleted account failed; cancel it in the Stripe dashboard");
+      log.error({ err, account_id: accountId }, "stripe cancellation for a deleted account failed; cancel it in the Stripe dashboard");
     }
   }
 

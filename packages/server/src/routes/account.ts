@@ -1,6 +1,7 @@
 import { createRoute, z, type OpenAPIHono } from "@hono/zod-openapi";
 import { DeletionRequestSchema, ProblemSchema } from "@svc/contracts";
 import { actingAccount } from "../billing/account.js";
+import { requestLog } from "../middleware/request-id.js";
 import { problem } from "../problem.js";
 import type { ApiServices } from "../services.js";
 
@@ -33,7 +34,7 @@ export function registerAccountRoutes(app: OpenAPIHono, s: ApiServices): void {
     // In this order, so that a failure at any step leaves the keys working for a retry (which
     // answers the same request): Stripe stops charging before the purge can drop the customer
     // link, and the keys are revoked only once the purge is queued.
-    if (!request.completed_at) await s.billing?.cancelForDeletion(account.id);
+    if (!request.completed_at) await s.billing?.cancelForDeletion(account.id, requestLog(s, c));
     // Listed before the purge is queued: it may run (and delete them) before they are revoked
     // here, and revoking is what makes this process's key cache forget them.
     const keys = (await s.keys.list(account.id)).filter((k) => !k.revoked_at);

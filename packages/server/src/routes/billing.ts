@@ -7,6 +7,7 @@ import { bodyLimit } from "hono/body-limit";
 import { actingAccount } from "../billing/account.js";
 import type { StripeBilling } from "../billing/stripe-billing.js";
 import { callerOf, requireOperator } from "../middleware/auth.js";
+import { requestLog } from "../middleware/request-id.js";
 import { problem, problemResponse } from "../problem.js";
 import { publicOrigin } from "../public-origin.js";
 import type { ApiServices } from "../services.js";
@@ -64,7 +65,7 @@ export function registerStripeWebhook(app: OpenAPIHono, s: ApiServices): void {
     onError: (c) => problemResponse(c, { status: 413, code: "request.too_large", title: "Body too large", detail: `Webhook bodies are limited to ${WEBHOOK_BODY_LIMIT} bytes.` }),
   }));
   app.openapi(stripeWebhookRoute, async (c) => {
-    const out = await billingOf(s).webhook(await c.req.text(), c.req.header("stripe-signature"));
+    const out = await billingOf(s).webhook(await c.req.text(), c.req.header("stripe-signature"), requestLog(s, c));
     return c.json({ received: true as const, duplicate: out.duplicate }, 200);
   });
 }

@@ -9,7 +9,8 @@ export interface OutgoingMail {
 
 /** Where verification and reset e-mails go. */
 export interface Mailer {
-  send(mail: OutgoingMail): Promise<void>;
+  /** `log`: the logger of the request the mail is sent for, if any (its lines carry the request id). */
+  send(mail: OutgoingMail, log?: Logger): Promise<void>;
 }
 
 /**
@@ -35,7 +36,7 @@ export class SmtpMailer implements Mailer {
 /** No SMTP configured: the mail is not sent, and the log says so (never the link: it is a credential). */
 export class UnsentMailer implements Mailer {
   constructor(private readonly logger: Logger) {}
-  async send(mail: OutgoingMail): Promise<void> {
-    this.logger.warn({ subject: mail.subject }, "e-mail not sent: set SVC_SMTP_URL to send account e-mails");
+  async send(mail: OutgoingMail, log: Logger = this.logger): Promise<void> {
+    log.warn({ subject: mail.subject }, "e-mail not sent: set SVC_SMTP_URL to send account e-mails");
   }
 }
