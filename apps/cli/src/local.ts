@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { apiKeyHint, formatApiKey, hashApiKey, isWellFormedApiKey } from "@svc/server-ports";
 import * as persistence from "@svc/persistence";
 import type { SvcClient } from "@svc/sdk";
-import { ConfigError, loadConfig, type Config } from "@svc/runtime";
+import { ConfigError, loadConfig, loadStorageSettings, openStorage, type Config, type StorageSettings } from "@svc/runtime";
 import { ADMIN_ACCOUNT_ID, bootstrapAdmin, buildRuntime, createApp, drainHttpServer, startEmbeddedWorker, tuneHttpServer, type Runtime } from "@svc/server";
 import { CliError, EXIT } from "./exit.js";
 import type { Io } from "./io.js";
@@ -37,15 +37,21 @@ export interface Local {
 
 /** Settings as the server reads them (same variables), with the CLI's --data-dir on top. */
 export function localConfig(io: Io, flags: LocalFlags, overrides: Record<string, string> = {}): Config {
+  return configured(() => loadConfig({ ...io.env, ...(flags.dataDir !== undefined ? { SVC_DATA_DIR: flags.dataDir } : {}), ...overrides }));
+}
+
+function configured<T>(load: () => T): T {
   try {
-    return loadConfig({ ...io.env, ...(flags.dataDir !== undefined ? { SVC_DATA_DIR: flags.dataDir } : {}), ...overrides });
+    return load();
   } catch (e) {
     if (e instanceof ConfigError) throw new CliError(e.message, EXIT.usage, "Fix the environment variable named above.");
     throw e;
   }
 }
 
-export function describeStorage(config: Config, cwd: string): string {
+type Storage = Pick<Config, keyof StorageSettings>;
+
+export function describeStorage(config: Storage, cwd: string): string {
   if (config.DATABASE_URL) return `PostgreSQL (${new URL(config.DATABASE_URL).host})`;
   return config.SVC_DATA_DIR === "memory://" ? "PGlite in memory" : `PGlite at ${resolve(cwd, config.SVC_DATA_DIR)}`;
 }
@@ -63,18 +69,36 @@ export function dataDirInUse(e: unknown, shownDir: string, localOnly?: string): 
   return new CliError(`the data directory ${shownDir} is in use by another svc process${who}${c.url ? ` serving ${c.url}` : ""}; ${advice}`, EXIT.unavailable);
 }
 
-/** Opens (and migrates) the local database. Logging is off unless asked for: stdout is for results. */
-export async function openLocal(io: Io, flags: LocalFlags, options: { logLevel?: string; localOnly?: string } = {}): Promise<Local> {
-  const config = localConfig(io, flags, { LOG_LEVEL: options.logLevel ?? "silent" });
-  const dataDir = config.DATABASE_URL || config.SVC_DATA_DIR === "memory://" ? null : resolve(io.cwd, config.SVC_DATA_DIR);
-  let runtime: Runtime;
+/** The embedded database's directory as this CLI resolves it (null on PostgreSQL or in memory). */
+const localDataDir = (config: Storage, io: Io): string | null => (config.DATABASE_URL || config.SVC_DATA_DIR === "memory://" ? null : resolve(io.cwd, config.SVC_DATA_DIR));
+
+/** Opens the local database through `open`, saying in one line why it could not. */
+async function opened<C extends Storage, T>(io: Io, config: C, localOnly: string | undefined, open: (config: C) => Promise<T>): Promise<T> {
+  const dataDir = localDataDir(config, io);
   try {
-    runtime = await buildRuntime(dataDir ? { ...config, SVC_DATA_DIR: dataDir } : config);
+    return await open(dataDir ? { ...config, SVC_DATA_DIR: dataDir } : config);
   } catch (e) {
-    const inUse = dataDir ? dataDirInUse(e, dataDir, options.localOnly) : null;
+    const inUse = dataDir ? dataDirInUse(e, dataDir, localOnly) : null;
     if (inUse) throw inUse;
     throw new CliError(`Cannot open the database (${describeStorage(config, io.cwd)}): ${e instanceof Error ? e.message : String(e)}`, EXIT.unavailable, config.DATABASE_URL ? "Check DATABASE_URL and that PostgreSQL is running." : "Check SVC_DATA_DIR (or --data-dir) points to a writable directory.");
   }
+}
+
+/**
+ * Opens (and migrates) the local database alone, without the services on it: all `svc migrate`
+ * needs, so it asks for nothing else (no audit key on PostgreSQL).
+ */
+export async function openLocalSchema(io: Io, flags: LocalFlags, localOnly?: string): Promise<{ readonly dataSource: Awaited<ReturnType<typeof openStorage>>; readonly where: string; close(): Promise<void> }> {
+  const config = configured(() => loadStorageSettings({ ...io.env, ...(flags.dataDir !== undefined ? { SVC_DATA_DIR: flags.dataDir } : {}) }));
+  const dataSource = await opened(io, config, localOnly, (c) => openStorage(c));
+  return { dataSource, where: describeStorage(config, io.cwd), close: () => dataSource.destroy() };
+}
+
+/** Opens (and migrates) the local database. Logging is off unless asked for: stdout is for results. */
+export async function openLocal(io: Io, flags: LocalFlags, options: { logLevel?: string; localOnly?: string } = {}): Promise<Local> {
+  const config = localConfig(io, flags, { LOG_LEVEL: options.logLevel ?? "silent" });
+  const dataDir = localDataDir(config, io);
+  const runtime: Runtime = await opened(io, config, options.localOnly, (c) => buildRuntime(c));
   // This CLI's key: kept beside the database (0600), registered on the admin account once.
   const keyFile = join(dataDir ?? resolve(io.cwd, config.SVC_DATA_DIR), "cli.key");
   const readKey = (): string | null => {

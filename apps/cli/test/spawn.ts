@@ -16,7 +16,7 @@ export interface Ran {
 /** The environment of a fresh shell: nothing that would change how svc behaves. */
 export function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of ["SVC_URL", "SVC_API_KEY", "NO_COLOR", "FORCE_COLOR", "SVC_DATA_DIR", "DATABASE_URL", "SVC_BOOTSTRAP_KEY", "PORT", "HOST", "LOG_LEVEL", "SVC_DEBUG"]) delete env[k];
+  for (const k of ["SVC_URL", "SVC_API_KEY", "NO_COLOR", "FORCE_COLOR", "SVC_DATA_DIR", "DATABASE_URL", "SVC_BOOTSTRAP_KEY", "SVC_AUDIT_KEY", "PORT", "HOST", "LOG_LEVEL", "SVC_DEBUG"]) delete env[k];
   return { ...env, ...extra };
 }
 

@@ -1,7 +1,7 @@
 import { migrationsRunAtOpen } from "@svc/persistence";
 import type { Command } from "commander";
 import { write } from "../io.js";
-import { addDataDirOption, withLocal } from "./api-access.js";
+import { addDataDirOption } from "./api-access.js";
 import { examples, type Context } from "./shared.js";
 
 export function migrateCommand(program: Command, ctx: Context): void {
@@ -13,8 +13,11 @@ export function migrateCommand(program: Command, ctx: Context): void {
   )
     .addHelpText("after", examples("svc migrate", "svc migrate --data-dir /var/lib/svc", "DATABASE_URL=postgres://svc@db/svc svc migrate"))
     .action(async (o: { dataDir?: string }) => {
-      await withLocal(ctx.io, o, async (local) => {
-        const ds = local.runtime.dataSource;
+      // The schema alone: no services, so nothing else is asked for (an audit key on PostgreSQL).
+      const { openLocalSchema } = await import("../local.js");
+      const local = await openLocalSchema(ctx.io, o, "`svc migrate` works on the database itself (a server migrates it when it starts)");
+      try {
+        const ds = local.dataSource;
         const applied = (await ds.query(`SELECT "name" FROM "migrations" ORDER BY "id"`)) as { name: string }[];
         const pending = await ds.showMigrations();
         const now = migrationsRunAtOpen(ds);
@@ -22,6 +25,8 @@ export function migrateCommand(program: Command, ctx: Context): void {
         await write(ctx.io.stdout, `Database ready: ${local.where}\n`
           + (now === undefined ? "" : now.length > 0 ? `Applied now: ${now.join(", ")}.\n` : "Already up to date: nothing to apply.\n")
           + `Schema: ${applied.length} migration(s), the latest ${latest}${pending ? " (some still pending!)" : ""}.\n`);
-      }, "`svc migrate` works on the database itself (a server migrates it when it starts)");
+      } finally {
+        await local.close();
+      }
     });
 }

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadConfig, SETTING_NAMES } from "./api.js";
+import { loadConfig, loadStorageSettings, SETTING_NAMES } from "./api.js";
 import { ConfigError } from "./load.js";
 
 describe("loadConfig: the audit key", () => {
@@ -10,6 +10,11 @@ describe("loadConfig: the audit key", () => {
     expect(() => loadConfig({ DATABASE_URL: url })).toThrow(ConfigError);
     expect(() => loadConfig({ DATABASE_URL: url })).toThrow(/SVC_AUDIT_KEY: required with DATABASE_URL/);
     expect(loadConfig({ DATABASE_URL: url, SVC_AUDIT_KEY: "k".repeat(32) }).SVC_AUDIT_KEY).toBe("k".repeat(32));
+  });
+
+  it("is not asked for when only where the data is matters (svc migrate), whose variables are checked as ever", () => {
+    expect(loadStorageSettings({ DATABASE_URL: url, SVC_STRIPE_SECRET_KEY: "sk_test_x" })).toEqual({ DATABASE_URL: url, SVC_DATA_DIR: "./.svc" });
+    expect(() => loadStorageSettings({ DATABASE_URL: "mysql://db/svc" })).toThrow(/DATABASE_URL: must be a postgres:\/\/ URL/);
   });
 
   it("is optional on the embedded default (a key file is made), and must be long enough when given", () => {

@@ -110,6 +110,16 @@ export function loadConfig(env: Env = environment()): Config {
   return { ...r.data, providers: providers.settings };
 }
 
+/**
+ * Only where the data is (DATABASE_URL, SVC_DATA_DIR), read as `loadConfig` reads them: for what
+ * works on the database itself and nothing else (`svc migrate`), so that it asks for nothing more.
+ */
+export function loadStorageSettings(env: Env = environment()): Pick<Config, "DATABASE_URL" | "SVC_DATA_DIR"> {
+  const r = ApiEnvSchema.pick({ DATABASE_URL: true, SVC_DATA_DIR: true }).safeParse(setVariables(env));
+  if (!r.success) throw new ConfigError(r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
+  return r.data;
+}
+
 /** The providers' part of the configuration. */
 export function providerSettings(c: Config): ProviderSettings {
   return c.providers;

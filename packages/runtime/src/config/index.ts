@@ -1,4 +1,4 @@
-export { ApiEnvSchema, loadConfig, providerSettings, SETTING_NAMES, type Config } from "./api.js";
+export { ApiEnvSchema, loadConfig, loadStorageSettings, providerSettings, SETTING_NAMES, type Config } from "./api.js";
 export { cliSettings, type CliSettings } from "./cli.js";
 export { applicationIdFromToken, parseDiscordConfig, type DiscordConfig } from "./discord.js";
 export { CONFIG_EXIT_CODE, ConfigError, configOrExit, environment, type Env } from "./load.js";
