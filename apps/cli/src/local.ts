@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { apiKeyHint, formatApiKey, hashApiKey, isWellFormedApiKey } from "@svc/server-ports";
 import * as persistence from "@svc/persistence";
 import type { SvcClient } from "@svc/sdk";
-import { ConfigError, loadConfig, loadStorageSettings, openStorage, type Config, type StorageSettings } from "@svc/runtime";
+import { ConfigError, createLogger, loadConfig, loadStorageSettings, openJobQueue, openStorage, type Config, type StorageSettings } from "@svc/runtime";
 import { ADMIN_ACCOUNT_ID, bootstrapAdmin, buildRuntime, createApp, drainHttpServer, startEmbeddedWorker, tuneHttpServer, type Runtime } from "@svc/server";
 import { CliError, EXIT } from "./exit.js";
 import type { Io } from "./io.js";
@@ -85,13 +85,29 @@ async function opened<C extends Storage, T>(io: Io, config: C, localOnly: string
 }
 
 /**
- * Opens (and migrates) the local database alone, without the services on it: all `svc migrate`
- * needs, so it asks for nothing else (no audit key on PostgreSQL).
+ * Opens (and migrates) the local database without the services on it, and prepares its job queue
+ * (pg-boss's schema and svc's queues on PostgreSQL): what `svc migrate` does, so it asks for nothing
+ * but where the database is (no audit key on PostgreSQL).
  */
 export async function openLocalSchema(io: Io, flags: LocalFlags, localOnly?: string): Promise<{ readonly dataSource: Awaited<ReturnType<typeof openStorage>>; readonly where: string; close(): Promise<void> }> {
   const config = configured(() => loadStorageSettings({ ...io.env, ...(flags.dataDir !== undefined ? { SVC_DATA_DIR: flags.dataDir } : {}) }));
-  const dataSource = await opened(io, config, localOnly, (c) => openStorage(c));
-  return { dataSource, where: describeStorage(config, io.cwd), close: () => dataSource.destroy() };
+  const { dataSource, queue } = await opened(io, config, localOnly, async (c) => {
+    const ds = await openStorage(c);
+    try {
+      return { dataSource: ds, queue: await openJobQueue(c, ds, { logger: createLogger("silent"), supervise: false }) };
+    } catch (e) {
+      await ds.destroy();
+      throw e;
+    }
+  });
+  return {
+    dataSource,
+    where: describeStorage(config, io.cwd),
+    close: async () => {
+      await queue.stop();
+      await dataSource.destroy();
+    },
+  };
 }
 
 /** Opens (and migrates) the local database. Logging is off unless asked for: stdout is for results. */

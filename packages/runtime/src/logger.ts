@@ -24,7 +24,7 @@ export const REDACTED_PATHS: readonly string[] = [
  * A logger whose every line carries the request being served (the API's `x-request-id`). The API
  * hands it to what logs on a request's behalf (billing, the mailer, sign-in); there is no implicit
  * per-request context, since AsyncLocalStorage's promise hooks cost every promise in the process
- * (about a fifth of the API's CPU per check on Node 20; decision 0110).
+ * (about a tenth of the API's CPU per check on Node 20; decision 0110).
  */
 export function requestLogger(logger: Logger, requestId: string): Logger {
   return logger.child({ request_id: requestId });

@@ -69,25 +69,26 @@ describe("the API's logs", () => {
     // No per-request AsyncLocalStorage: on Node 20 its promise hooks tax every promise of the
     // process (decision 0110). Whatever would enter one while these requests are served is caught.
     const entered = [vi.spyOn(AsyncLocalStorage.prototype, "run"), vi.spyOn(AsyncLocalStorage.prototype, "enterWith")];
-    for (const r of sent) {
-      const first = lines.length;
-      const res = await app.request(r.path, { ...r.init, headers: { ...(r.init.headers as Record<string, string>), "x-request-id": r.id } });
-      expect(res.headers.get("x-request-id")).toBe(r.id);
-      await res.arrayBuffer();
-      await runtime.services.background.drain();
-      // One request at a time: every line written meanwhile is this request's, and says so.
-      const mine = lines.slice(first);
-      expect(mine.some((l) => l.msg === "request"), r.id).toBe(true);
-      expect(mine.map((l) => [l.msg, l.request_id])).toEqual(mine.map((l) => [l.msg, r.id]));
-    }
-    // Lines written deep in a service on the request's behalf carry its id too.
-    const ids = (msg: string) => lines.filter((l) => l.msg === msg).map((l) => l.request_id);
-    expect(ids("e-mail not sent: set SVC_SMTP_URL to send account e-mails")).toEqual(["req-test-signup-0005"]);
-    expect(ids("stripe subscription of an unknown customer ignored")).toEqual(["req-test-stripe-0006"]);
-    expect(ids("stripe event applied")).toEqual(["req-test-stripe-0006"]);
-    for (const spy of entered) {
-      expect(spy).not.toHaveBeenCalled();
-      spy.mockRestore();
+    try {
+      for (const r of sent) {
+        const first = lines.length;
+        const res = await app.request(r.path, { ...r.init, headers: { ...(r.init.headers as Record<string, string>), "x-request-id": r.id } });
+        expect(res.headers.get("x-request-id")).toBe(r.id);
+        await res.arrayBuffer();
+        await runtime.services.background.drain();
+        // One request at a time: every line written meanwhile is this request's, and says so.
+        const mine = lines.slice(first);
+        expect(mine.some((l) => l.msg === "request"), r.id).toBe(true);
+        expect(mine.map((l) => [l.msg, l.request_id])).toEqual(mine.map((l) => [l.msg, r.id]));
+      }
+      // Lines written deep in a service on the request's behalf carry its id too.
+      const ids = (msg: string) => lines.filter((l) => l.msg === msg).map((l) => l.request_id);
+      expect(ids("e-mail not sent: set SVC_SMTP_URL to send account e-mails")).toEqual(["req-test-signup-0005"]);
+      expect(ids("stripe subscription of an unknown customer ignored")).toEqual(["req-test-stripe-0006"]);
+      expect(ids("stripe event applied")).toEqual(["req-test-stripe-0006"]);
+      for (const spy of entered) expect(spy).not.toHaveBeenCalled();
+    } finally {
+      for (const spy of entered) spy.mockRestore();
     }
     // Without a usable id, one is made, echoed and logged.
     const first = lines.length;
