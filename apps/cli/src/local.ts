@@ -37,8 +37,11 @@ export interface Local {
 
 /** Settings as the server reads them (same variables), with the CLI's --data-dir on top. */
 export function localConfig(io: Io, flags: LocalFlags, overrides: Record<string, string> = {}): Config {
-  return configured(() => loadConfig({ ...io.env, ...(flags.dataDir !== undefined ? { SVC_DATA_DIR: flags.dataDir } : {}), ...overrides }));
+  return configured(() => loadConfig({ ...flagged(io, flags), ...overrides }));
 }
+
+/** The environment with --data-dir over SVC_DATA_DIR. */
+const flagged = (io: Io, flags: LocalFlags) => ({ ...io.env, ...(flags.dataDir !== undefined ? { SVC_DATA_DIR: flags.dataDir } : {}) });
 
 function configured<T>(load: () => T): T {
   try {
@@ -90,7 +93,7 @@ async function opened<C extends Storage, T>(io: Io, config: C, localOnly: string
  * but where the database is (no audit key on PostgreSQL).
  */
 export async function openLocalSchema(io: Io, flags: LocalFlags, localOnly?: string): Promise<{ readonly dataSource: Awaited<ReturnType<typeof openStorage>>; readonly where: string; close(): Promise<void> }> {
-  const config = configured(() => loadStorageSettings({ ...io.env, ...(flags.dataDir !== undefined ? { SVC_DATA_DIR: flags.dataDir } : {}) }));
+  const config = configured(() => loadStorageSettings(flagged(io, flags)));
   const { dataSource, queue } = await opened(io, config, localOnly, async (c) => {
     const ds = await openStorage(c);
     try {

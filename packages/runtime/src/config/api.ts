@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { parseFeedsSetting, providerSettingsFromEnv, type ProviderSettings } from "@svc/persistence";
 import { z } from "zod";
-import { ConfigError, environment, fields, setVariables, type Env } from "./load.js";
+import { ConfigError, environment, fields, issueLines, setVariables, type Env } from "./load.js";
 import { DEFAULT_PLANS, PlansSchema } from "./plans.js";
 
 /**
@@ -116,7 +116,7 @@ export function loadConfig(env: Env = environment()): Config {
  */
 export function loadStorageSettings(env: Env = environment()): Pick<Config, "DATABASE_URL" | "SVC_DATA_DIR"> {
   const r = ApiEnvSchema.pick({ DATABASE_URL: true, SVC_DATA_DIR: true }).safeParse(setVariables(env));
-  if (!r.success) throw new ConfigError(r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
+  if (!r.success) throw new ConfigError(issueLines(r.error));
   return r.data;
 }
 

@@ -72,8 +72,9 @@ export function registerAuthRoutes(app: OpenAPIHono, s: ApiServices): void {
   async function sendVerification(c: Context, userId: string, email: string): Promise<void> {
     const token = newSecret();
     await w.store.createToken({ token_hash: sha256(token), user_id: userId, purpose: "verify_email", expires_at: new Date(now().getTime() + VERIFY_HOURS * 3_600_000) }, now());
-    await w.mailer.send({ to: email, subject: "Confirm your e-mail address for svc", text: `Confirm your e-mail address by opening this link within ${VERIFY_HOURS} hours:\n\n${expectedOrigin(s, c)}/auth/verify?token=${token}\n\nIf you did not sign up, ignore this message.` }, requestLog(s, c))
-      .catch((err: unknown) => requestLog(s, c).error({ err }, "verification e-mail not sent"));
+    const log = requestLog(s, c);
+    await w.mailer.send({ to: email, subject: "Confirm your e-mail address for svc", text: `Confirm your e-mail address by opening this link within ${VERIFY_HOURS} hours:\n\n${expectedOrigin(s, c)}/auth/verify?token=${token}\n\nIf you did not sign up, ignore this message.` }, log)
+      .catch((err: unknown) => log.error({ err }, "verification e-mail not sent"));
   }
 
   async function resetLink(c: Context, userId: string): Promise<string> {
@@ -85,8 +86,9 @@ export function registerAuthRoutes(app: OpenAPIHono, s: ApiServices): void {
   /** A sign-up with an address that has an account: its owner hears of it (and can reset the password). */
   async function sendSignupAttempt(c: Context, userId: string, email: string): Promise<void> {
     const link = await resetLink(c, userId);
-    await w.mailer.send({ to: email, subject: "Someone tried to sign up to svc with your address", text: `Someone (perhaps you) tried to create an svc account with this e-mail address, which already has one. Nothing was changed.\n\nIf it was you, sign in at ${expectedOrigin(s, c)}/ or choose a new password within ${RESET_MINUTES} minutes:\n\n${link}\n\nIf it was not you, ignore this message; your password stays as it is.` }, requestLog(s, c))
-      .catch((err: unknown) => requestLog(s, c).error({ err }, "sign-up attempt e-mail not sent"));
+    const log = requestLog(s, c);
+    await w.mailer.send({ to: email, subject: "Someone tried to sign up to svc with your address", text: `Someone (perhaps you) tried to create an svc account with this e-mail address, which already has one. Nothing was changed.\n\nIf it was you, sign in at ${expectedOrigin(s, c)}/ or choose a new password within ${RESET_MINUTES} minutes:\n\n${link}\n\nIf it was not you, ignore this message; your password stays as it is.` }, log)
+      .catch((err: unknown) => log.error({ err }, "sign-up attempt e-mail not sent"));
   }
 
   /** Revokes the session the request came with (if any): every sign-in gets a new cookie value. */
@@ -182,8 +184,9 @@ export function registerAuthRoutes(app: OpenAPIHono, s: ApiServices): void {
     const user = email ? await w.store.userByEmail(email) : null;
     if (user) {
       const link = await resetLink(c, user.id);
-      await w.mailer.send({ to: user.email, subject: "Reset your svc password", text: `Choose a new password by opening this link within ${RESET_MINUTES} minutes:\n\n${link}\n\nIf you did not ask for this, ignore this message; your password stays as it is.` }, requestLog(s, c))
-        .catch((err: unknown) => requestLog(s, c).error({ err }, "reset e-mail not sent"));
+      const log = requestLog(s, c);
+      await w.mailer.send({ to: user.email, subject: "Reset your svc password", text: `Choose a new password by opening this link within ${RESET_MINUTES} minutes:\n\n${link}\n\nIf you did not ask for this, ignore this message; your password stays as it is.` }, log)
+        .catch((err: unknown) => log.error({ err }, "reset e-mail not sent"));
     }
     // The same answer whether or not the address has an account.
     const text = "If an account uses this address, a link to choose a new password is on its way.";
