@@ -49,6 +49,32 @@ export function batchedReadsContract(engine: string, ds: () => DataSource): void
       expect(await counter.hit(a, "minute", start, 0, 30)).toEqual({ allowed: true, count: 30, remaining: 0 });
     });
 
+    it("hitMany answers as the same hits one by one, on random batches: sums that fit, sums that do not, counters at their limit", async () => {
+      const counter = new TypeOrmUsageCounter(ds());
+      const keys = [uniqueId("key:r"), uniqueId("key:s")];
+      const start = new Date("2026-11-24T04:00:00.000Z");
+      const counts = new Map<string, number>();
+      let seed = 4242;
+      const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+      let refused = 0;
+      for (let b = 0; b < 40; b++) {
+        const hits = Array.from({ length: 1 + rand(10) }, (): UsageRequest => {
+          const key = keys[rand(keys.length)] as string;
+          return { key, window: rand(6) === 0 ? "minute" : "month", windowStart: start, cost: rand(5), limit: key === keys[0] ? 60 : 150 + (rand(12) === 0 ? 1 : 0) };
+        });
+        const expected = hits.map((h) => {
+          const k = `${h.key} ${h.window}`;
+          const count = counts.get(k) ?? 0;
+          if (count + h.cost > h.limit) return { allowed: false, count, remaining: Math.max(0, h.limit - count) };
+          counts.set(k, count + h.cost);
+          return { allowed: true, count: count + h.cost, remaining: Math.max(0, h.limit - count - h.cost) };
+        });
+        refused += expected.filter((e) => !e.allowed).length;
+        expect(await counter.hitMany(hits), `batch #${b}`).toEqual(expected);
+      }
+      expect(refused).toBeGreaterThan(5);
+    });
+
     it("hitMany: concurrent batches on the same counters never exceed the limit", async () => {
       const counter = new TypeOrmUsageCounter(ds());
       const keys = [uniqueId("key:c"), uniqueId("key:d")];

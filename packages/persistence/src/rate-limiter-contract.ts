@@ -22,6 +22,33 @@ export function rateLimiterContract(engine: string, ds: () => DataSource): void 
       expect(out.slice(0, 4).map((o) => o.used)).toEqual([1, 2, 3, 4]);
     });
 
+    it("takeMany answers as the same takes one by one, on random batches: sums that fit, sums that do not, keys at their limit", async () => {
+      const db = new TypeOrmRateLimiter(ds());
+      const mem = new InProcessRateLimiter();
+      const keys = [uniqueId("rk"), uniqueId("rk"), uniqueId("rk")];
+      const limits = new Map(keys.map((k, i) => [k, 8 + 12 * i]));
+      let seed = 777;
+      const rand = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+      let t = at("2026-11-01T11:00:00Z").getTime();
+      let summedAndAllowed = 0;
+      for (let b = 0; b < 60; b++) {
+        t += rand(2_500);
+        const batch = Array.from({ length: 1 + rand(12) }, () => {
+          const key = keys[rand(keys.length)] as string;
+          // Now and then a take a second later than the rest of its batch, or with another limit.
+          return { key, now: new Date(t + (rand(10) === 0 ? 1_000 : 0)), cost: rand(4), limit: (limits.get(key) as number) + (rand(15) === 0 ? 1 : 0) };
+        });
+        const many = await db.takeMany(batch);
+        const one = [];
+        for (const x of batch) one.push(await mem.take(x.key, x.now, x.cost, x.limit));
+        expect(many, `batch #${b}: ${JSON.stringify(batch.map((x) => [keys.indexOf(x.key), x.cost, x.limit]))}`).toEqual(one);
+        if (new Set(batch.map((x) => x.key)).size < batch.length && many.every((x) => x.allowed)) summedAndAllowed++;
+      }
+      // The sequence exercised both paths: batches whose repeated keys were all taken at once, and refusals.
+      expect(summedAndAllowed).toBeGreaterThan(5);
+      expect(await db.peek(keys[0] as string, new Date(t), 8)).toEqual(await mem.peek(keys[0] as string, new Date(t), 8));
+    });
+
     it("answers exactly as the in-process limiter of the embedded default, on a random sequence of takes, refunds and looks", async () => {
       const db = new TypeOrmRateLimiter(ds());
       const mem = new InProcessRateLimiter();

@@ -26,6 +26,12 @@ export interface RateTake {
  * limit without changing anything. The row holds at most window/slot + 1 slots (expired
  * ones are dropped on each take), so a take reads and writes one small row.
  */
+/** A key's row as a statement left it: its slots (second → units), and whether the take was applied. */
+interface Taken {
+  readonly allowed: boolean;
+  readonly row: { readonly slots: readonly (string | number)[]; readonly counts: readonly number[] } | undefined;
+}
+
 export class TypeOrmRateLimiter implements RateLimiter {
   private readonly span: number;
   /** The hot-path statement (coalesced takes of concurrent requests) as a prepared statement on a raw session (decision 0044). */
@@ -60,14 +66,69 @@ export class TypeOrmRateLimiter implements RateLimiter {
   }
 
   /**
-   * Many takes in as few statements as possible: one multi-row upsert per round, where a round
-   * holds at most one take per key (a second take on a key goes to the next round, so takes
-   * on one key apply in call order). Rows are locked in key order, so concurrent calls from
-   * any process cannot deadlock. One result per take, in order; same semantics as `take`.
+   * Many takes, with the same answers as `take` called for each in order. A key's takes (one
+   * slot, one limit) are added up and tried as one: nearly always they all fit, and the key's
+   * row takes them in one statement and one lock instead of one round each. Only a key whose sum
+   * does not fit while some of its takes would is taken again take by take, in call order.
    */
   async takeMany(takes: readonly RateTake[]): Promise<RateState[]> {
     for (const t of takes) checkCost(t.cost, t.limit);
     const out: (RateState | undefined)[] = takes.map(() => undefined);
+    const byKey = new Map<string, number[]>();
+    takes.forEach((t, i) => {
+      const idx = byKey.get(t.key);
+      if (idx) idx.push(i);
+      else byKey.set(t.key, [i]);
+    });
+    const at = (i: number): RateTake => takes[i] as RateTake;
+    const summed: { idx: number[]; take: RateTake }[] = [];
+    let apart: number[] = [];
+    for (const idx of byKey.values()) {
+      const first = at(idx[0] as number);
+      const slot = slotOf(first.now);
+      if (idx.some((i) => at(i).limit !== first.limit || slotOf(at(i).now) !== slot)) apart.push(...idx);
+      else summed.push({ idx, take: { ...first, cost: idx.reduce((n, i) => n + at(i).cost, 0) } });
+    }
+    const results = await this.inRounds(summed.map((g) => g.take));
+    summed.forEach(({ idx, take }, j) => {
+      const r = results[j] as Taken;
+      if (r.allowed && r.row) {
+        // As if taken one by one: the window before the group, plus each take in turn.
+        const slot = slotOf(take.now);
+        let unused = take.cost;
+        for (const i of idx) {
+          unused -= at(i).cost;
+          const counts = r.row.counts.map((n, k) => (Number(r.row?.slots[k]) === slot ? Number(n) - unused : Number(n)));
+          out[i] = this.state(true, { slots: r.row.slots, counts }, at(i).now, 0, at(i).limit);
+        }
+        return;
+      }
+      const used = r.row ? this.state(false, r.row, take.now, 0, take.limit).used : 0;
+      if (idx.length === 1 || idx.every((i) => used + at(i).cost > take.limit)) {
+        // None of them fits what is left (a key at its limit): each is refused as it would be alone.
+        for (const i of idx) out[i] = this.state(false, r.row, at(i).now, at(i).cost, at(i).limit);
+      } else apart.push(...idx);
+    });
+    if (apart.length > 0) {
+      apart = apart.sort((a, b) => a - b);
+      const one = await this.inRounds(apart.map(at));
+      apart.forEach((i, j) => {
+        const r = one[j] as Taken;
+        // A refused take changed nothing: the state is the window as it stands, before this cost.
+        out[i] = this.state(r.allowed, r.row, at(i).now, r.allowed ? 0 : at(i).cost, at(i).limit);
+      });
+    }
+    return out as RateState[];
+  }
+
+  /**
+   * Takes in as few statements as possible: one multi-row upsert per round, where a round holds
+   * at most one take per key (a second take on a key goes to the next round, so takes on one key
+   * apply in call order). Rows are locked in key order, so concurrent calls from any process
+   * cannot deadlock. One result per take, in order: whether it was taken, and the key's row after it.
+   */
+  private async inRounds(takes: readonly RateTake[]): Promise<Taken[]> {
+    const out: (Taken | undefined)[] = takes.map(() => undefined);
     const rounds: number[][] = [];
     const seen = new Map<string, number>();
     takes.forEach((t, i) => {
@@ -104,17 +165,14 @@ export class TypeOrmRateLimiter implements RateLimiter {
       )) as { key: string; allowed: boolean; slots: (string | number)[] | null; counts: number[] | null }[];
       const byKey = new Map(rows.map((r) => [r.key, r]));
       for (const i of idx) {
-        const t = at(i);
-        const r = byKey.get(t.key);
-        const row = r?.slots && r.counts ? { slots: r.slots, counts: r.counts } : undefined;
-        // A refused take changed nothing: the state is the window as it stands, before this cost.
-        out[i] = this.state(r?.allowed === true, row, t.now, r?.allowed === true ? 0 : t.cost, t.limit);
+        const r = byKey.get(at(i).key);
+        out[i] = { allowed: r?.allowed === true, row: r?.slots && r.counts ? { slots: r.slots, counts: r.counts } : undefined };
       }
     }
-    return out as RateState[];
+    return out as Taken[];
   }
 
-  private state(allowed: boolean, row: { slots: (string | number)[]; counts: number[] } | undefined, now: Date, pending: number, limit: number): RateState {
+  private state(allowed: boolean, row: Taken["row"], now: Date, pending: number, limit: number): RateState {
     const live: { s: number; n: number }[] = [];
     for (let i = 0; i < (row?.slots.length ?? 0); i++) live.push({ s: Number(row?.slots[i]), n: Number(row?.counts[i]) });
     return windowState(allowed, live, now, this.span, pending, limit);

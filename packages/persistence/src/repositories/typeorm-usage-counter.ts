@@ -36,18 +36,66 @@ export class TypeOrmUsageCounter implements UsageCounter {
   }
 
   /**
-   * Many hits in as few statements as possible: one multi-row upsert per round, where a round
-   * holds at most one hit per counter (a second hit on the same counter goes to the next round,
-   * so hits on one counter apply in call order). Rows are locked in key order, so concurrent
-   * batches from any process cannot deadlock. One result per hit, in order; same semantics as `hit`.
+   * Many hits, with the same answers as `hit` called for each in order. The hits on one counter
+   * (one limit) are added up and tried as one: nearly always they all fit, and the counter's row
+   * takes them in one statement and one lock instead of one round each (one integration sending
+   * everything through one key is the common case). Only a counter whose sum does not fit while
+   * some of its hits would is taken again hit by hit, in call order.
    */
   async hitMany(hits: readonly UsageRequest[]): Promise<UsageHit[]> {
     for (const h of hits) checkCost(h.cost, h.limit);
     const out: (UsageHit | undefined)[] = hits.map(() => undefined);
+    const byCounter = new Map<string, number[]>();
+    hits.forEach((h, i) => {
+      const k = counterOf(h);
+      const idx = byCounter.get(k);
+      if (idx) idx.push(i);
+      else byCounter.set(k, [i]);
+    });
+    const summed: { idx: number[]; hit: UsageRequest }[] = [];
+    let apart: number[] = [];
+    for (const idx of byCounter.values()) {
+      const first = hits[idx[0] as number] as UsageRequest;
+      if (idx.some((i) => (hits[i] as UsageRequest).limit !== first.limit)) apart.push(...idx);
+      else summed.push({ idx, hit: { ...first, cost: idx.reduce((n, i) => n + (hits[i] as UsageRequest).cost, 0) } });
+    }
+    const results = await this.inRounds(summed.map((g) => g.hit));
+    summed.forEach(({ idx, hit }, j) => {
+      const r = results[j] as UsageHit;
+      if (r.allowed) {
+        // As if taken one by one: the count before the group, plus each hit in turn.
+        let count = r.count - hit.cost;
+        for (const i of idx) {
+          count += (hits[i] as UsageRequest).cost;
+          out[i] = { allowed: true, count, remaining: Math.max(0, hit.limit - count) };
+        }
+      } else if (idx.length === 1 || idx.every((i) => (hits[i] as UsageRequest).cost > r.remaining)) {
+        // None of them fits what is left (a key at its limit): each is refused as it would be alone.
+        for (const i of idx) out[i] = r;
+      } else apart.push(...idx);
+    });
+    if (apart.length > 0) {
+      apart = apart.sort((a, b) => a - b);
+      const one = await this.inRounds(apart.map((i) => hits[i] as UsageRequest));
+      apart.forEach((i, j) => {
+        out[i] = one[j];
+      });
+    }
+    return out as UsageHit[];
+  }
+
+  /**
+   * Hits in as few statements as possible: one multi-row upsert per round, where a round holds
+   * at most one hit per counter (a second hit on the same counter goes to the next round, so
+   * hits on one counter apply in call order). Rows are locked in key order, so concurrent
+   * batches from any process cannot deadlock. One result per hit, in order; same semantics as `hit`.
+   */
+  private async inRounds(hits: readonly UsageRequest[]): Promise<UsageHit[]> {
+    const out: (UsageHit | undefined)[] = hits.map(() => undefined);
     const rounds: number[][] = [];
     const seen = new Map<string, number>();
     hits.forEach((h, i) => {
-      const k = `${h.key}\u0000${h.window}\u0000${h.windowStart.getTime()}`;
+      const k = counterOf(h);
       const round = seen.get(k) ?? 0;
       seen.set(k, round + 1);
       (rounds[round] ??= []).push(i);
@@ -78,10 +126,10 @@ export class TypeOrmUsageCounter implements UsageCounter {
           idx.map((i) => (hits[i] as UsageRequest).limit),
         ],
       )) as { key: string; window_kind: string; window_start: Date | string; done: number | null; current: number | null }[];
-      const byKey = new Map(rows.map((r) => [`${r.key}\u0000${r.window_kind}\u0000${new Date(r.window_start).getTime()}`, r]));
+      const byKey = new Map(rows.map((r) => [counterOf({ key: r.key, window: r.window_kind as UsageWindow, windowStart: new Date(r.window_start) }), r]));
       for (const i of idx) {
         const h = hits[i] as UsageRequest;
-        const r = byKey.get(`${h.key}\u0000${h.window}\u0000${h.windowStart.getTime()}`);
+        const r = byKey.get(counterOf(h));
         const count = r?.done ?? r?.current ?? 0;
         out[i] = r?.done != null
           ? { allowed: true, count, remaining: Math.max(0, h.limit - count) }
@@ -113,6 +161,8 @@ export interface UsageRequest {
   readonly cost: number;
   readonly limit: number;
 }
+
+const counterOf = (h: Pick<UsageRequest, "key" | "window" | "windowStart">): string => `${h.key}\u0000${h.window}\u0000${h.windowStart.getTime()}`;
 
 const cmpHit = (a: UsageRequest, b: UsageRequest): number =>
   a.key < b.key ? -1 : a.key > b.key ? 1 : a.window < b.window ? -1 : a.window > b.window ? 1 : a.windowStart.getTime() - b.windowStart.getTime();
