@@ -87,6 +87,10 @@ describe.skipIf(!url)("the export by COPY on PostgreSQL", () => {
       expect(text.match(/^chk_/gm)).toHaveLength(ROWS);
       expect(c.borrowed).toBe(ROWS / 1_000 + 1); // the last chunk finds no row after it
       expect(c.pool.idleCount).toBe(c.pool.totalCount);
+      // The connections went back outside a transaction, with the planner's settings as they were.
+      const states = (await Promise.all(Array.from({ length: c.pool.totalCount }, () =>
+        ds.query(`SELECT current_setting('enable_bitmapscan') AS bitmap, current_setting('enable_seqscan') AS seq, now() = statement_timestamp() AS own_transaction`)))).flat();
+      expect(new Set(states.map((r) => JSON.stringify(r)))).toEqual(new Set([JSON.stringify({ bitmap: "on", seq: "on", own_transaction: true })]));
     } finally {
       c.restore();
     }
