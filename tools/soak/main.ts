@@ -13,7 +13,7 @@
 import { parseArgs } from "node:util";
 import { build } from "../build.mjs";
 import { databaseOutage } from "./database-outage.js";
-import { parseWeights } from "./mix.js";
+import { MEASURE_SECONDS, parseWeights } from "./mix.js";
 
 /** A mistake in the command line: said in one line, with the usage, not as a stack trace. */
 class UsageError extends Error {}
@@ -64,7 +64,7 @@ async function main(): Promise<boolean> {
     case "disk-full":
       return (await (await import("./disk-full.js")).diskFull({})).ok;
     case "mix":
-      return (await (await import("./mix.js")).soakMix({ minutes: o.n("minutes", 10), measureSeconds: o.n("measure", 30), ...(o.rate === undefined ? {} : { rate: o.rate }), ...(o.weights ? { weights: o.weights } : {}) })).ok;
+      return (await (await import("./mix.js")).soakMix({ minutes: o.n("minutes", 10), measureSeconds: o.n("measure", MEASURE_SECONDS), ...(o.rate === undefined ? {} : { rate: o.rate }), ...(o.weights ? { weights: o.weights } : {}) })).ok;
   }
 }
 

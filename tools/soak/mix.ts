@@ -2,8 +2,8 @@
  * The soak mix on PostgreSQL: the API and one worker as real processes on a scratch database,
  * the mix (screen 70 %, batch of 10 10 %, history 10 %, report 5 %, async 4 %, CSV export 1 %)
  * first sent closed-loop by MEASURE_CONNECTIONS clients for `measureSeconds` to measure this
- * machine's capacity for it (answers per second over the phase's last two thirds; the phase also
- * warms the processes), then open-loop for `minutes` at 70 % of that capacity (or at `rate`).
+ * machine's capacity for it (answers per second once the mix is steady: see `countedSpan`; the
+ * phase also warms the processes), then open-loop for `minutes` at 70 % of that capacity (or at `rate`).
  * Every 5 s: the API's RSS, the database's connection count. Figures of the open-loop phase:
  * error rate, p50/p99 per kind, RSS trend over the last half (MB/min, least squares), connections
  * at the end of the soak vs. the most its first half held. PASS: 0 errors in both phases,
@@ -33,6 +33,22 @@ export type Kind = (typeof KINDS)[number];
 export const MIX_WEIGHTS: readonly (readonly [Kind, number])[] = [["screen", 70], ["batch", 10], ["history", 10], ["report", 5], ["async", 4], ["export", 1]];
 /** Clients of the capacity phase: enough to keep both cores busy, as the API benchmark's 50 connections do. */
 const MEASURE_CONNECTIONS = 32;
+/** An export asks for the checks of this last span. */
+const EXPORT_WINDOW_MS = 60_000;
+/** How long the capacity phase runs unless told (seconds). */
+export const MEASURE_SECONDS = 120;
+
+/**
+ * Which part of a capacity phase of `measureMs` is counted (ms from its start). The mix is steady
+ * only once an export's window holds a full minute of checks: before that, exports are cheaper
+ * and the capacity comes out too high (a soak at 70 % of a 30-second measurement built a backlog
+ * without bound). So the answers counted are those after the window has filled, plus 10 s; a
+ * phase too short for that counts its last two thirds, and says the figure is not steady.
+ */
+export function countedSpan(measureMs: number): { from: number; to: number; steady: boolean } {
+  const settled = EXPORT_WINDOW_MS + 10_000;
+  return measureMs >= settled + 20_000 ? { from: settled, to: measureMs, steady: true } : { from: measureMs / 3, to: measureMs, steady: false };
+}
 /** The soak runs at this share of the measured capacity (issue: 70 %). */
 export const LOAD_SHARE = 0.7;
 /** After the capacity phase: at most this long for its async backlog to drain, then a pause. */
@@ -84,7 +100,7 @@ export async function soakMix(o: MixOptions): Promise<{ ok: boolean; capacity: n
         : kind === "history" ? request(api.port, "GET", "/v1/history?limit=50")
         : kind === "report" ? request(api.port, "POST", "/v1/report", { entity_value: `scam-${n % 500}.soak-mix.com`, category: "scam", description: "soak" })
         : kind === "async" ? request(api.port, "POST", "/v1/screen/async", { entity_value: `async-${n}.soak-mix.com` })
-        : request(api.port, "GET", `/v1/audit/export?since=${new Date(Date.now() - 60_000).toISOString()}`));
+        : request(api.port, "GET", `/v1/audit/export?since=${new Date(Date.now() - EXPORT_WINDOW_MS).toISOString()}`));
       const ok = a.status >= 200 && a.status < 300;
       if (!ok) errors[inPhase].set(`${kind} ${a.status}`, (errors[inPhase].get(`${kind} ${a.status}`) ?? 0) + 1);
       if (inPhase === "measure") {
@@ -100,19 +116,20 @@ export async function soakMix(o: MixOptions): Promise<{ ok: boolean; capacity: n
       samples.push({ t: minutes, rss: rssMb(api.pid), conns: await connections() });
     };
 
-    // Capacity: closed loop, the same mix; the first third of the phase is left out (compilation, cold caches).
-    const measureMs = (o.measureSeconds ?? 30) * 1000;
+    // Capacity: closed loop, the same mix, counted once it is steady (countedSpan).
+    const measureMs = (o.measureSeconds ?? MEASURE_SECONDS) * 1000;
+    const span = countedSpan(measureMs);
     const m0 = performance.now();
     const loop = closedLoop(MEASURE_CONNECTIONS, send);
     while (performance.now() - m0 < measureMs) {
       await sleep(Math.min(5_000, measureMs - (performance.now() - m0)));
       if (!o.quiet) process.stdout.write(`\rcapacity phase ${((performance.now() - m0) / 1000).toFixed(0)} s: ${measured.length} answered, RSS ${rssMb(api.pid).toFixed(0)} MB   `);
     }
-    const counted = measured.filter((t) => t - m0 >= measureMs / 3 && t - m0 < measureMs).length;
-    const capacity = counted / ((measureMs * 2) / 3 / 1000);
+    const counted = measured.filter((t) => t - m0 >= span.from && t - m0 < span.to).length;
+    const capacity = counted / ((span.to - span.from) / 1000);
     await loop.stop();
     measured = [];
-    if (!(capacity > 0)) throw new Error(`the capacity phase got no answer in its last ${((measureMs * 2) / 3 / 1000).toFixed(0)} s (errors: ${JSON.stringify(Object.fromEntries(errors.measure))}); nothing to soak at`);
+    if (!(capacity > 0)) throw new Error(`the capacity phase got no answer in its last ${((span.to - span.from) / 1000).toFixed(0)} s (errors: ${JSON.stringify(Object.fromEntries(errors.measure))}); nothing to soak at`);
     // The phase ran at saturation: async jobs queued beyond what the worker keeps up with are
     // still being worked off. The soak starts once they are, and after a few quiet seconds.
     const backlog = async () => ((await probe.query(`SELECT count(*)::int AS n FROM async_jobs WHERE status IN ('queued', 'running')`)) as { n: number }[])[0]?.n ?? 0;
@@ -122,7 +139,7 @@ export async function soakMix(o: MixOptions): Promise<{ ok: boolean; capacity: n
     const left = await backlog();
     await sleep(SETTLE_MS);
     const rate = o.rate ?? Math.max(1, Math.round(capacity * LOAD_SHARE));
-    if (!o.quiet) console.log(`\ncapacity for this mix: ${capacity.toFixed(0)} req/s (${MEASURE_CONNECTIONS} clients, closed loop, last ${((measureMs * 2) / 3 / 1000).toFixed(0)} s of ${measureMs / 1000}); soak at ${rate} req/s (${((100 * rate) / capacity).toFixed(0)} %), after ${(drainedMs / 1000).toFixed(1)} s for its async backlog${left > 0 ? ` (${left} jobs still queued or running at the ${DRAIN_LIMIT_MS / 1000} s limit)` : ""} and ${SETTLE_MS / 1000} s more`);
+    if (!o.quiet) console.log(`\ncapacity for this mix: ${capacity.toFixed(0)} req/s (${MEASURE_CONNECTIONS} clients, closed loop, last ${((span.to - span.from) / 1000).toFixed(0)} s of ${measureMs / 1000}${span.steady ? "" : `; not steady: exports reach a full ${EXPORT_WINDOW_MS / 1000} s window only after --measure ${(EXPORT_WINDOW_MS + 30_000) / 1000}`}); soak at ${rate} req/s (${((100 * rate) / capacity).toFixed(0)} %), after ${(drainedMs / 1000).toFixed(1)} s for its async backlog${left > 0 ? ` (${left} jobs still queued or running at the ${DRAIN_LIMIT_MS / 1000} s limit)` : ""} and ${SETTLE_MS / 1000} s more`);
 
     phase = "soak";
     const t0 = performance.now();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MIX_WEIGHTS, parseWeights } from "./mix.js";
+import { countedSpan, MEASURE_SECONDS, MIX_WEIGHTS, parseWeights } from "./mix.js";
 
 describe("soak mix --weights", () => {
   it("reads kind:percent pairs summing to 100", () => {
@@ -13,5 +13,16 @@ describe("soak mix --weights", () => {
     ["screen:x", /"screen:x" is not kind:percent/],
   ])("refuses %s", (text, message) => {
     expect(() => parseWeights(text)).toThrow(message);
+  });
+});
+
+describe("soak mix capacity phase", () => {
+  it("counts answers only once an export's window has filled (the default phase does)", () => {
+    expect(countedSpan(MEASURE_SECONDS * 1000)).toEqual({ from: 70_000, to: MEASURE_SECONDS * 1000, steady: true });
+    expect(countedSpan(90_000)).toEqual({ from: 70_000, to: 90_000, steady: true });
+  });
+  it("counts a short phase's last two thirds and says it is not steady", () => {
+    expect(countedSpan(30_000)).toEqual({ from: 10_000, to: 30_000, steady: false });
+    expect(countedSpan(89_999).steady).toBe(false);
   });
 });
