@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import pg from "pg";
+import { describe, expect, it, vi } from "vitest";
 import type { DataSource } from "typeorm";
 // Test-only module (imported by *.test.ts, not exported by the package): the port contract suites live in @svc/testing.
 import {
@@ -130,6 +131,31 @@ function chainWriters(engine: string, ds: () => DataSource, keys: HmacAuditKeyri
       expect(new Set(stored.map((r) => r.id))).toEqual(new Set(saved));
       stored.forEach((r, k) => expect(r.prev_hash).toBe(k === 0 ? null : stored[k - 1]?.record_hash));
       expect(await a.verifyChain(account)).toMatchObject({ ok: true, checked: saved.length });
+    });
+
+    it.skipIf(engine !== "PostgreSQL")("a writer whose place is stale tries again from where its statement saw the head, without taking the head's lock", async () => {
+      const a = new TypeOrmCheckRepository(ds(), keys);
+      const b = new TypeOrmCheckRepository(ds(), keys);
+      const account = uniqueId("acc");
+      await a.saveMany([record(account, 0)]);
+      await b.saveMany([record(account, 1), record(account, 2)]); // a does not know of these
+      const texts: string[] = [];
+      const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+      const spy = vi.spyOn(pg.Client.prototype, "query").mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+        const q = args[0] as string | { text?: string };
+        texts.push(typeof q === "string" ? q : (q.text ?? ""));
+        return query.apply(this, args) as never;
+      });
+      try {
+        await a.saveMany([record(account, 3)]);
+      } finally {
+        spy.mockRestore();
+      }
+      const appends = texts.filter((t) => t.includes("WITH head AS"));
+      expect(appends).toHaveLength(2); // the stale place, then the place the first statement saw
+      expect(texts.filter((t) => t.includes("INSERT INTO check_chain_heads") || /^\s*BEGIN/i.test(t))).toEqual([]);
+      expect((await rows(account)).map((r) => r.seq)).toEqual([1, 2, 3, 4]);
+      expect(await a.verifyChain(account)).toMatchObject({ ok: true, checked: 4 });
     });
 
     it("writes nothing of a group whose statement fails, and the next group still lands in place", async () => {

@@ -52,7 +52,9 @@ const appendAfterTexts = new Map<number, string>();
  * head moves from the seq and hash it was last seen at ($5, $6) to the last row's (re-sealed:
  * $1–$3, account $4), and the rows are inserted only if it did. A head another writer moved
  * meanwhile matches no row (PostgreSQL re-checks the condition on the newest version of a row it
- * waited for), so nothing is written and `moved` is 0.
+ * waited for), so nothing is written and `moved` is 0; the head as the statement's snapshot saw
+ * it comes back then (`seq`, `last_hash`: committed together with the rows up to it), where the
+ * group may try again.
  */
 function appendAfterSql(n: number): string {
   let text = appendAfterTexts.get(n);
@@ -70,7 +72,8 @@ function appendAfterSql(n: number): string {
         INSERT INTO checks (${CHECK_COLUMNS.join(", ")})
         SELECT * FROM (VALUES ${tuples.join(", ")}) AS v WHERE EXISTS (SELECT 1 FROM head)
       )
-      SELECT count(*)::int AS moved FROM head`;
+      SELECT (SELECT count(*)::int FROM head) AS moved, h.seq, h.last_hash FROM (SELECT 1) one
+        LEFT JOIN check_chain_heads h ON h.account_id = $4`;
     appendAfterTexts.set(n, text);
   }
   return text;
@@ -162,16 +165,19 @@ export class TypeOrmCheckRepository implements CheckRepository {
     }
     // Where this process left the chain: one statement in autocommit (no BEGIN, claim, COMMIT
     // round trips), which writes nothing if another writer moved the head since.
-    const known = this.heads.get(account);
+    // Another writer (a worker, another API) moved the head since: the statement says where it
+    // saw the head, and the group tries once more from there before taking the lock.
+    let known = this.heads.get(account);
     this.heads.delete(account);
-    if (known) {
+    for (let attempt = 0; known && attempt < 2; attempt++) {
       const params: unknown[] = [null, null, null, account, known.seq, known.last_hash];
       const { sealed, last } = seal(known, params, 6);
-      const [r] = await this.statement<{ moved: number }>(`svc_checks_append_after_${n}`, appendAfterSql(n), params);
+      const [r] = await this.statement<{ moved: number; seq: number | null; last_hash: string | null }>(`svc_checks_append_after_${n}`, appendAfterSql(n), params);
       if (r?.moved === 1) {
         this.remember(account, known.seq + n, last);
         return sealed;
       }
+      known = r && r.seq !== null && (r.seq !== known.seq || r.last_hash !== known.last_hash) ? { seq: r.seq, last_hash: r.last_hash } : undefined;
     }
     // The first group of an account in this process, or the head moved: claim its place under the head row's lock.
     const done = await rawTransaction(this.session, work);
