@@ -6,7 +6,8 @@
  *   npm run soak -- worker-kill [--kills N]               SIGKILL the async worker N times under load
  *   npm run soak -- disk-full                             the embedded data directory fills up (tmpfs; root)
  *   npm run soak -- mix        [--minutes N] [--measure S] [--rate R] [--weights kind:%,…]   the soak mix on PostgreSQL
- *                              (at 70 % of the capacity measured first for S seconds, unless --rate)
+ *                              (at 70 % of the capacity measured first for S seconds, default 120,
+ *                              unless --rate; the measurement runs with --rate too: it warms up)
  *
  * Exit status 0 on PASS, 1 on FAIL, 2 on a mistake in the command line.
  */

@@ -46,9 +46,12 @@ export const MEASURE_SECONDS = 120;
  * phase too short for that counts its last two thirds, and says the figure is not steady.
  */
 export function countedSpan(measureMs: number): { from: number; to: number; steady: boolean } {
-  const settled = EXPORT_WINDOW_MS + 10_000;
-  return measureMs >= settled + 20_000 ? { from: settled, to: measureMs, steady: true } : { from: measureMs / 3, to: measureMs, steady: false };
+  return measureMs >= STEADY_PHASE_MS ? { from: SETTLED_MS, to: measureMs, steady: true } : { from: measureMs / 3, to: measureMs, steady: false };
 }
+/** When an export's window has filled, and 10 s more: the first answer counted. */
+const SETTLED_MS = EXPORT_WINDOW_MS + 10_000;
+/** The shortest phase that counts only steady answers (20 s of them at least). */
+const STEADY_PHASE_MS = SETTLED_MS + 20_000;
 /** The soak runs at this share of the measured capacity (issue: 70 %). */
 export const LOAD_SHARE = 0.7;
 /** After the capacity phase: at most this long for its async backlog to drain, then a pause. */
@@ -139,7 +142,7 @@ export async function soakMix(o: MixOptions): Promise<{ ok: boolean; capacity: n
     const left = await backlog();
     await sleep(SETTLE_MS);
     const rate = o.rate ?? Math.max(1, Math.round(capacity * LOAD_SHARE));
-    if (!o.quiet) console.log(`\ncapacity for this mix: ${capacity.toFixed(0)} req/s (${MEASURE_CONNECTIONS} clients, closed loop, last ${((span.to - span.from) / 1000).toFixed(0)} s of ${measureMs / 1000}${span.steady ? "" : `; not steady: exports reach a full ${EXPORT_WINDOW_MS / 1000} s window only after --measure ${(EXPORT_WINDOW_MS + 30_000) / 1000}`}); soak at ${rate} req/s (${((100 * rate) / capacity).toFixed(0)} %), after ${(drainedMs / 1000).toFixed(1)} s for its async backlog${left > 0 ? ` (${left} jobs still queued or running at the ${DRAIN_LIMIT_MS / 1000} s limit)` : ""} and ${SETTLE_MS / 1000} s more`);
+    if (!o.quiet) console.log(`\ncapacity for this mix: ${capacity.toFixed(0)} req/s (${MEASURE_CONNECTIONS} clients, closed loop, last ${((span.to - span.from) / 1000).toFixed(0)} s of ${measureMs / 1000}${span.steady ? "" : `; not steady: exports ask for the last ${EXPORT_WINDOW_MS / 1000} s, and only a phase of ${STEADY_PHASE_MS / 1000} s or more counts once that window is full`}); soak at ${rate} req/s (${((100 * rate) / capacity).toFixed(0)} %), after ${(drainedMs / 1000).toFixed(1)} s for its async backlog${left > 0 ? ` (${left} jobs still queued or running at the ${DRAIN_LIMIT_MS / 1000} s limit)` : ""} and ${SETTLE_MS / 1000} s more`);
 
     phase = "soak";
     const t0 = performance.now();

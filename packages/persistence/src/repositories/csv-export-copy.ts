@@ -136,7 +136,8 @@ async function readChunk(pool: { connect(): Promise<PoolClient> }, where: string
     borrowed.release();
     return { blocks: out.end(), next: bound };
   } catch (e) {
-    // After a failed COPY the connection's state is not worth trusting: it is closed, not reused.
+    // After a failed statement (the COPY, the bound, the transaction's) the connection's state is
+    // not worth trusting, its transaction may be open: it is closed, not reused.
     borrowed.release(e instanceof Error ? e : new Error(String(e)));
     throw e;
   }

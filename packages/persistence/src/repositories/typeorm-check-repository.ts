@@ -164,9 +164,9 @@ export class TypeOrmCheckRepository implements CheckRepository {
       return (await this.ds.transaction((m) => work({ query: async <R>(_name: string, text: string, values: readonly unknown[]) => (await m.query(text, [...values])) as R[] }))).sealed;
     }
     // Where this process left the chain: one statement in autocommit (no BEGIN, claim, COMMIT
-    // round trips), which writes nothing if another writer moved the head since.
-    // Another writer (a worker, another API) moved the head since: the statement says where it
-    // saw the head, and the group tries once more from there before taking the lock.
+    // round trips), which writes nothing if another writer (a worker, another API) moved the head
+    // since; it then says where it saw the head, and the group tries once more from there
+    // before taking the lock.
     let known = this.heads.get(account);
     this.heads.delete(account);
     for (let attempt = 0; known && attempt < 2; attempt++) {

@@ -1,6 +1,7 @@
 import type { DataSource } from "typeorm";
 import { rawQuery } from "./raw-sql.js";
 import { ASYNC_COMMIT } from "./sql.js";
+import { summable } from "./summed-hits.js";
 import type { RateLimiter, RateState } from "@svc/server-ports";
 
 export const SLOT_MS = 1_000;
@@ -11,6 +12,12 @@ export interface RateTake {
   readonly now: Date;
   readonly cost: number;
   readonly limit: number;
+}
+
+/** A key's row as a statement left it: its slots (second → units), and whether the take was applied. */
+interface Taken {
+  readonly allowed: boolean;
+  readonly row: { readonly slots: readonly (string | number)[]; readonly counts: readonly number[] } | undefined;
 }
 
 /**
@@ -26,12 +33,6 @@ export interface RateTake {
  * limit without changing anything. The row holds at most window/slot + 1 slots (expired
  * ones are dropped on each take), so a take reads and writes one small row.
  */
-/** A key's row as a statement left it: its slots (second → units), and whether the take was applied. */
-interface Taken {
-  readonly allowed: boolean;
-  readonly row: { readonly slots: readonly (string | number)[]; readonly counts: readonly number[] } | undefined;
-}
-
 export class TypeOrmRateLimiter implements RateLimiter {
   private readonly span: number;
   /** The hot-path statement (coalesced takes of concurrent requests) as a prepared statement on a raw session (decision 0044). */
@@ -74,23 +75,11 @@ export class TypeOrmRateLimiter implements RateLimiter {
   async takeMany(takes: readonly RateTake[]): Promise<RateState[]> {
     for (const t of takes) checkCost(t.cost, t.limit);
     const out: (RateState | undefined)[] = takes.map(() => undefined);
-    const byKey = new Map<string, number[]>();
-    takes.forEach((t, i) => {
-      const idx = byKey.get(t.key);
-      if (idx) idx.push(i);
-      else byKey.set(t.key, [i]);
-    });
     const at = (i: number): RateTake => takes[i] as RateTake;
-    const summed: { idx: number[]; take: RateTake }[] = [];
-    let apart: number[] = [];
-    for (const idx of byKey.values()) {
-      const first = at(idx[0] as number);
-      const slot = slotOf(first.now);
-      if (idx.some((i) => at(i).limit !== first.limit || slotOf(at(i).now) !== slot)) apart.push(...idx);
-      else summed.push({ idx, take: { ...first, cost: idx.reduce((n, i) => n + at(i).cost, 0) } });
-    }
-    const results = await this.inRounds(summed.map((g) => g.take));
-    summed.forEach(({ idx, take }, j) => {
+    // A key's takes are summed only if they share the slot (and limit): call order across slots is kept.
+    const { groups, apart } = summable(takes, (t) => t.key, (a, b) => a.limit === b.limit && slotOf(a.now) === slotOf(b.now));
+    const results = await this.inRounds(groups.map((g) => g.sum));
+    groups.forEach(({ idx, sum: take }, j) => {
       const r = results[j] as Taken;
       if (r.allowed && r.row) {
         // As if taken one by one: the window before the group, plus each take in turn.
@@ -110,7 +99,7 @@ export class TypeOrmRateLimiter implements RateLimiter {
       } else apart.push(...idx);
     });
     if (apart.length > 0) {
-      apart = apart.sort((a, b) => a - b);
+      apart.sort((a, b) => a - b);
       const one = await this.inRounds(apart.map(at));
       apart.forEach((i, j) => {
         const r = one[j] as Taken;

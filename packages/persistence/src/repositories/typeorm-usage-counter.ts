@@ -2,6 +2,7 @@ import type { DataSource } from "typeorm";
 import { rawQuery } from "./raw-sql.js";
 import type { UsageCounter, UsageHit, UsageWindow } from "@svc/server-ports";
 import { affectedOf, ASYNC_COMMIT } from "./sql.js";
+import { summable } from "./summed-hits.js";
 
 export class TypeOrmUsageCounter implements UsageCounter {
   /** The hot-path statement (coalesced hits of concurrent requests) as a prepared statement on a raw session (decision 0044). */
@@ -45,22 +46,9 @@ export class TypeOrmUsageCounter implements UsageCounter {
   async hitMany(hits: readonly UsageRequest[]): Promise<UsageHit[]> {
     for (const h of hits) checkCost(h.cost, h.limit);
     const out: (UsageHit | undefined)[] = hits.map(() => undefined);
-    const byCounter = new Map<string, number[]>();
-    hits.forEach((h, i) => {
-      const k = counterOf(h);
-      const idx = byCounter.get(k);
-      if (idx) idx.push(i);
-      else byCounter.set(k, [i]);
-    });
-    const summed: { idx: number[]; hit: UsageRequest }[] = [];
-    let apart: number[] = [];
-    for (const idx of byCounter.values()) {
-      const first = hits[idx[0] as number] as UsageRequest;
-      if (idx.some((i) => (hits[i] as UsageRequest).limit !== first.limit)) apart.push(...idx);
-      else summed.push({ idx, hit: { ...first, cost: idx.reduce((n, i) => n + (hits[i] as UsageRequest).cost, 0) } });
-    }
-    const results = await this.inRounds(summed.map((g) => g.hit));
-    summed.forEach(({ idx, hit }, j) => {
+    const { groups, apart } = summable(hits, counterOf, (a, b) => a.limit === b.limit);
+    const results = await this.inRounds(groups.map((g) => g.sum));
+    groups.forEach(({ idx, sum: hit }, j) => {
       const r = results[j] as UsageHit;
       if (r.allowed) {
         // As if taken one by one: the count before the group, plus each hit in turn.
@@ -69,13 +57,13 @@ export class TypeOrmUsageCounter implements UsageCounter {
           count += (hits[i] as UsageRequest).cost;
           out[i] = { allowed: true, count, remaining: Math.max(0, hit.limit - count) };
         }
-      } else if (idx.length === 1 || idx.every((i) => (hits[i] as UsageRequest).cost > r.remaining)) {
+      } else if (idx.length === 1 || idx.every((i) => r.count + (hits[i] as UsageRequest).cost > hit.limit)) {
         // None of them fits what is left (a key at its limit): each is refused as it would be alone.
-        for (const i of idx) out[i] = r;
+        for (const i of idx) out[i] = { ...r };
       } else apart.push(...idx);
     });
     if (apart.length > 0) {
-      apart = apart.sort((a, b) => a - b);
+      apart.sort((a, b) => a - b);
       const one = await this.inRounds(apart.map((i) => hits[i] as UsageRequest));
       apart.forEach((i, j) => {
         out[i] = one[j];
