@@ -37,6 +37,10 @@ const MEASURE_CONNECTIONS = 32;
 const EXPORT_WINDOW_MS = 60_000;
 /** How long the capacity phase runs unless told (seconds). */
 export const MEASURE_SECONDS = 120;
+/** When an export's window has filled, and 10 s more: the first answer counted. */
+const SETTLED_MS = EXPORT_WINDOW_MS + 10_000;
+/** The shortest phase that counts only steady answers (20 s of them at least). */
+const STEADY_PHASE_MS = SETTLED_MS + 20_000;
 
 /**
  * Which part of a capacity phase of `measureMs` is counted (ms from its start). The mix is steady
@@ -48,10 +52,6 @@ export const MEASURE_SECONDS = 120;
 export function countedSpan(measureMs: number): { from: number; to: number; steady: boolean } {
   return measureMs >= STEADY_PHASE_MS ? { from: SETTLED_MS, to: measureMs, steady: true } : { from: measureMs / 3, to: measureMs, steady: false };
 }
-/** When an export's window has filled, and 10 s more: the first answer counted. */
-const SETTLED_MS = EXPORT_WINDOW_MS + 10_000;
-/** The shortest phase that counts only steady answers (20 s of them at least). */
-const STEADY_PHASE_MS = SETTLED_MS + 20_000;
 /** The soak runs at this share of the measured capacity (issue: 70 %). */
 export const LOAD_SHARE = 0.7;
 /** After the capacity phase: at most this long for its async backlog to drain, then a pause. */
