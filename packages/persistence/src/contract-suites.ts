@@ -86,6 +86,53 @@ function exportColumns(engine: string, ds: () => DataSource, keys: HmacAuditKeyr
       expect(await repo.verifyChain(account)).toMatchObject({ ok: false, first_bad: { id: saved[0]?.id, reason: "hash_mismatch" } });
     });
 
+    it("keeps an export row for each record, by any INSERT, and drops it with the record", async () => {
+      const repo = new TypeOrmCheckRepository(ds(), keys);
+      const account = uniqueId("acc");
+      const saved = [await repo.save(scored(account, 1)), ...(await repo.saveMany([scored(account, 2), scored(account, 3)]))];
+      const exportRows = async () => (await ds().query(
+        `SELECT id, created_at, entity_value, risk_score, recommended_action, signal_codes, prev_hash, record_hash FROM check_exports WHERE account_id = $1 ORDER BY created_at, id`,
+        [account],
+      )) as { id: string; created_at: Date; entity_value: string; risk_score: number; recommended_action: string; signal_codes: string; prev_hash: string | null; record_hash: string }[];
+      expect(await exportRows()).toEqual(saved.map((r) => ({
+        id: r.id, created_at: new Date(r.created_at), entity_value: r.entity.value, risk_score: r.verdict.risk_score, recommended_action: "block",
+        signal_codes: "domain.lookalike_brand;domain.suspicious_tld", prev_hash: r.prev_hash, record_hash: r.record_hash,
+      })));
+      await ds().query(`DELETE FROM checks WHERE account_id = $1 AND id = $2`, [account, saved[1]?.id]);
+      expect((await exportRows()).map((r) => r.id)).toEqual([saved[0]?.id, saved[2]?.id]);
+      await ds().query(`DELETE FROM checks WHERE account_id = $1`, [account]);
+      expect(await exportRows()).toEqual([]);
+    });
+
+    const exportEdits = [
+      ["an export row edited", (account: string, id: string) => ds().query(`UPDATE check_exports SET risk_level = 'low' || risk_level, risk_score = risk_score + 1 WHERE account_id = $1 AND id = $2`, [account, id]), "differs from the record in risk_score, risk_level"],
+      ["an export row removed", (account: string, id: string) => ds().query(`DELETE FROM check_exports WHERE account_id = $1 AND id = $2`, [account, id]), "has no export row"],
+    ] as const;
+    for (const [what, edit, detail] of exportEdits) {
+      it(`verification catches ${what}, naming that record`, async () => {
+        const repo = new TypeOrmCheckRepository(ds(), keys);
+        const account = uniqueId("acc");
+        const [, b] = await repo.saveMany([scored(account, 1), scored(account, 2), scored(account, 3)]);
+        expect(await repo.verifyChain(account)).toEqual({ ok: true, checked: 3, legacy: 0 });
+        await edit(account, b?.id as string);
+        expect(await repo.verifyChain(account)).toMatchObject({ ok: false, checked: 2, first_bad: { id: b?.id, reason: "hash_mismatch", detail: expect.stringContaining(detail) } });
+      });
+    }
+
+    it("verification catches an export row of no record, within the stretch verified", async () => {
+      const repo = new TypeOrmCheckRepository(ds(), keys);
+      const account = uniqueId("acc");
+      const [a] = await repo.saveMany([scored(account, 1), scored(account, 2), scored(account, 3)]);
+      await ds().query(
+        `INSERT INTO check_exports SELECT account_id, created_at + interval '30 seconds', 'chk_forged', entity_type, entity_value, risk_score, risk_level, confidence,
+                recommended_action, signal_codes, ruleset, channel, actor_key_id, prev_hash, record_hash FROM check_exports WHERE account_id = $1 AND id = $2`,
+        [account, a?.id],
+      );
+      expect(await repo.verifyChain(account)).toMatchObject({ ok: false, checked: 3, first_bad: { id: "chk_forged", reason: "chain_broken" } });
+      expect(await repo.verifyChain(account, { since: new Date(Date.UTC(2026, 10, 2, 9, 1, 30)) })).toMatchObject({ ok: false, first_bad: { id: "chk_forged" } });
+      expect(await repo.verifyChain(account, { since: new Date(Date.UTC(2026, 10, 2, 9, 2)) })).toEqual({ ok: true, checked: 2, legacy: 0 });
+    });
+
     for (const [column, value] of [["recommended_action", "allow"], ["signal_codes", ""]] as const) {
       it(`verification catches ${column} edited alone, naming that record`, async () => {
         const repo = new TypeOrmCheckRepository(ds(), keys);

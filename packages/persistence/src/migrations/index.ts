@@ -22,6 +22,7 @@ import { CheckExportColumns1795320000000 } from "./1795320000000-check-export-co
 import { BotSettingsVersion1796100000000 } from "./1796100000000-bot-settings-version.js";
 import { SupportReplies1796100000100 } from "./1796100000100-support-replies.js";
 import { CheckRecordsAsJson1796100000200 } from "./1796100000200-check-records-as-json.js";
+import { CheckExportRows1796100000300 } from "./1796100000300-check-export-rows.js";
 
 /** In order. A new migration is a new class appended here; a released one is never edited. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   BotSettingsVersion1796100000000,
   SupportReplies1796100000100,
   CheckRecordsAsJson1796100000200,
+  CheckExportRows1796100000300,
 ];

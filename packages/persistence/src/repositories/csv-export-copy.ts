@@ -19,6 +19,9 @@ import { guardWhileBorrowed } from "./raw-sql.js";
  *   `,`, CR or LF is quoted and its `"` doubled;
  * - COPY ends a record with LF: `CrlfBlocks` makes it CRLF (an LF inside a quoted cell stays).
  *
+ * The rows are read from `check_exports`, the export's columns of each check kept apart from the
+ * wide audit records by the database (decision 0112).
+ *
  * Rows are read in keyset-ordered chunks of CHUNK_ROWS, each one COPY on a connection of the
  * DataSource's pool, read at the database's pace into memory and the connection given back; the
  * next chunk is read while the reader takes this one. No connection is held while a slow reader
@@ -121,13 +124,13 @@ async function readChunk(pool: { connect(): Promise<PoolClient> }, where: string
     const result = await client.query<Keyset>({
       text: `BEGIN READ ONLY; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off;
              SELECT created_at::text AS created_at, id FROM (
-               SELECT created_at, id FROM checks WHERE ${where}${from}
-                ORDER BY checks.created_at, checks.id OFFSET ${chunkRows - 1} LIMIT 1) bound`,
+               SELECT created_at, id FROM check_exports WHERE ${where}${from}
+                ORDER BY created_at, id OFFSET ${chunkRows - 1} LIMIT 1) bound`,
     }) as unknown as { rows: Keyset[] }[];
     const bound = result.at(-1)?.rows[0] ?? null;
     const to = bound ? ` AND ${keysetSql("<=", bound)}` : "";
     const copy = client.query(copyTo(
-      `COPY (SELECT ${SELECT_LIST} FROM checks WHERE ${where}${from}${to} ORDER BY checks.created_at, checks.id)
+      `COPY (SELECT ${SELECT_LIST} FROM check_exports WHERE ${where}${from}${to} ORDER BY created_at, id)
          TO STDOUT WITH (FORMAT csv${after ? "" : ", HEADER"})`,
     ));
     const out = new CrlfBlocks();

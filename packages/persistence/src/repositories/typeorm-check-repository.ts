@@ -275,15 +275,15 @@ export class TypeOrmCheckRepository implements CheckRepository {
     const read = async (after: { created_at: string; id: string } | null): Promise<Row[]> => {
       const where = new Where(accountId).filters(options);
       if (after) where.add(`(created_at, id) > ($?::timestamptz, $?)`, after.created_at, after.id);
-      // Only the exported columns, the time already as ISO 8601 text (millisecond precision, as
-      // stored); the action and signal codes are columns written at insert, so the verdict's
-      // JSON is never read (nor detoasted) and no record crosses the connection.
+      // The export rows the database keeps beside the records (decision 0112), the time already
+      // as ISO 8601 text (millisecond precision, as stored): no record's JSON is read and no
+      // record crosses the connection.
       return (await this.ds.manager.query(
         `SELECT id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_iso,
                 entity_type, entity_value, risk_score, risk_level, confidence,
                 recommended_action, signal_codes AS signals,
                 ruleset, channel, actor_key_id, prev_hash, record_hash
-           FROM checks WHERE ${where.sql()} ORDER BY checks.created_at ASC, checks.id ASC LIMIT ${batch}`,
+           FROM check_exports WHERE ${where.sql()} ORDER BY created_at ASC, id ASC LIMIT ${batch}`,
         where.params,
       )) as Row[];
     };
@@ -336,27 +336,55 @@ export class TypeOrmCheckRepository implements CheckRepository {
     let next = from;
     let read = 0;
     for (;;) {
+      // Each record with its export row (decision 0112), null when it has none.
       const rows = (await q.query(
-        `SELECT * FROM checks WHERE account_id = $1 AND seq >= $2 AND seq <= $3 ORDER BY seq LIMIT ${VERIFY_BATCH}`,
+        `SELECT c.*, to_json(e) AS exported FROM checks c
+           LEFT JOIN check_exports e ON e.account_id = c.account_id AND e.created_at = c.created_at AND e.id = c.id
+          WHERE c.account_id = $1 AND c.seq >= $2 AND c.seq <= $3 ORDER BY c.seq LIMIT ${VERIFY_BATCH}`,
         [accountId, next, to],
-      )) as CheckRow[];
+      )) as (CheckRow & { exported: ExportRow | null })[];
       read += rows.length;
       for (const row of rows) {
         const record = toRecord(row);
         if (!verifier.push(record, columnsOf(row))) return verifier.result();
-        // The export's columns are not part of the keyed hash (they follow from the sealed verdict): compare them with it.
+        // The export's columns are not part of the keyed hash (they follow from the sealed record): compare them with it.
         if (row.recommended_action !== record.verdict.recommended_action || row.signal_codes !== signalCodesOf(record.verdict)) {
           return { ...verifier.result(), ok: false, first_bad: { id: row.id, reason: "hash_mismatch", detail: "the export columns (recommended_action, signal_codes) differ from the sealed verdict" } };
         }
+        const differs = exportDifference(row, row.exported);
+        if (differs) return { ...verifier.result(), ok: false, first_bad: { id: row.id, reason: "hash_mismatch", detail: differs } };
       }
       const last = rows.at(-1);
       if (rows.length < VERIFY_BATCH || !last) break;
       next = last.seq + 1;
     }
-    // The head speaks for the whole chain: it is checked when the walk covered all of it (an
-    // account that never had a check has neither head nor records).
-    return verifier.result(from === 1 && to === end && (headRow || read > 0) ? head : null);
+    const result = verifier.result(from === 1 && to === end && (headRow || read > 0) ? head : null);
+    if (!result.ok) return result;
+    // An export row of no record in the verified time (an export would show a check that was never made).
+    const stray = new Where(accountId).filters({ since: options.since, until: options.until });
+    const [extra] = (await q.query(
+      `SELECT e.id FROM check_exports e WHERE ${stray.sql()}
+          AND NOT EXISTS (SELECT 1 FROM checks c WHERE c.account_id = e.account_id AND c.created_at = e.created_at AND c.id = e.id)
+        LIMIT 1`,
+      stray.params,
+    )) as { id: string }[];
+    return extra ? { ...result, ok: false, first_bad: { id: extra.id, reason: "chain_broken", detail: "an export row has no audit record: it was added to the export's table" } } : result;
   }
+}
+
+/** A record's row in `check_exports` (the columns the export shows), as `to_json` gives it. */
+type ExportRow = Pick<CheckRow, (typeof EXPORTED)[number]>;
+/** The columns of an export row besides its key (account, time, id), which the join matched. */
+const EXPORTED = [
+  "entity_type", "entity_value", "risk_score", "risk_level", "confidence", "recommended_action", "signal_codes",
+  "ruleset", "channel", "actor_key_id", "prev_hash", "record_hash",
+] as const satisfies readonly (keyof CheckRow)[];
+
+/** Why a record's export row does not show it (missing, or a column that differs), or null when it does. */
+function exportDifference(row: CheckRow, exported: ExportRow | null): string | null {
+  if (!exported) return "the record has no export row: an export would leave it out";
+  const differ = EXPORTED.filter((c) => exported[c] !== row[c]);
+  return differ.length > 0 ? `the export row differs from the record in ${differ.join(", ")}` : null;
 }
 
 /** The listed columns as the table holds them (they may have been edited apart from the record). */
