@@ -91,12 +91,12 @@ function exportColumns(engine: string, ds: () => DataSource, keys: HmacAuditKeyr
       const account = uniqueId("acc");
       const saved = [await repo.save(scored(account, 1)), ...(await repo.saveMany([scored(account, 2), scored(account, 3)]))];
       const exportRows = async () => (await ds().query(
-        `SELECT id, created_at, entity_value, risk_score, recommended_action, signal_codes, prev_hash, record_hash FROM check_exports WHERE account_id = $1 ORDER BY created_at, id`,
+        `SELECT id, created_at, created_at_cell, entity_value, risk_score, recommended_action, signals, prev_hash, record_hash FROM check_exports WHERE account_id = $1 ORDER BY created_at, id`,
         [account],
-      )) as { id: string; created_at: Date; entity_value: string; risk_score: number; recommended_action: string; signal_codes: string; prev_hash: string | null; record_hash: string }[];
+      )) as { id: string; created_at: Date; created_at_cell: string; entity_value: string; risk_score: number; recommended_action: string; signals: string; prev_hash: string | null; record_hash: string }[];
       expect(await exportRows()).toEqual(saved.map((r) => ({
-        id: r.id, created_at: new Date(r.created_at), entity_value: r.entity.value, risk_score: r.verdict.risk_score, recommended_action: "block",
-        signal_codes: "domain.lookalike_brand;domain.suspicious_tld", prev_hash: r.prev_hash, record_hash: r.record_hash,
+        id: r.id, created_at: new Date(r.created_at), created_at_cell: r.created_at, entity_value: r.entity.value, risk_score: r.verdict.risk_score, recommended_action: "block",
+        signals: "domain.lookalike_brand;domain.suspicious_tld", prev_hash: r.prev_hash, record_hash: r.record_hash,
       })));
       await ds().query(`DELETE FROM checks WHERE account_id = $1 AND id = $2`, [account, saved[1]?.id]);
       expect((await exportRows()).map((r) => r.id)).toEqual([saved[0]?.id, saved[2]?.id]);
@@ -124,8 +124,8 @@ function exportColumns(engine: string, ds: () => DataSource, keys: HmacAuditKeyr
       const account = uniqueId("acc");
       const [a] = await repo.saveMany([scored(account, 1), scored(account, 2), scored(account, 3)]);
       await ds().query(
-        `INSERT INTO check_exports SELECT account_id, created_at + interval '30 seconds', 'chk_forged', entity_type, entity_value, risk_score, risk_level, confidence,
-                recommended_action, signal_codes, ruleset, channel, actor_key_id, prev_hash, record_hash FROM check_exports WHERE account_id = $1 AND id = $2`,
+        `INSERT INTO check_exports SELECT account_id, created_at + interval '30 seconds', 'chk_forged', 'chk_forged', created_at_cell, entity_type, entity_value, risk_score,
+                risk_level, confidence, recommended_action, signals, ruleset, channel, key_id, prev_hash, record_hash FROM check_exports WHERE account_id = $1 AND id = $2`,
         [account, a?.id],
       );
       expect(await repo.verifyChain(account)).toMatchObject({ ok: false, checked: 3, first_bad: { id: "chk_forged", reason: "chain_broken" } });

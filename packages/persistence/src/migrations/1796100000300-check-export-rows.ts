@@ -1,19 +1,25 @@
 import type { MigrationInterface, QueryRunner } from "typeorm";
 
-/** The columns of an export row, as `checks` names them (the audit export's, with the account for its key). */
-const COLUMNS = [
-  "account_id", "created_at", "id", "entity_type", "entity_value", "risk_score", "risk_level", "confidence",
-  "recommended_action", "signal_codes", "ruleset", "channel", "actor_key_id", "prev_hash", "record_hash",
-].join(", ");
+/** First characters csv-stringify's `escape_formulas` prefixes with `'` in a text cell. */
+const FORMULA_STARTS = ["=", "+", "-", "@", "\t", "\r", "\uFF1D", "\uFF0B", "\uFF0D", "\uFF20"]
+  .map((c) => (c === "\t" ? "E'\\t'" : c === "\r" ? "E'\\r'" : `'${c}'`)).join(", ");
 
 /**
- * `check_exports`: the columns of the audit export for each check, in a narrow table of their
- * own keyed by (account, time, id), so an export reads ~200-byte rows in order instead of the
- * ~1.3 KB rows of `checks` (whose JSON record sits inline, compressed); decision 0112.
+ * `check_exports`: each check's row of the audit export, its cells already as the CSV shows them,
+ * in a narrow table keyed by (account, time, id). An export reads ~250-byte rows in order and
+ * COPY writes them as they are, where it read the ~1.3 KB rows of `checks` (their JSON record
+ * inline, compressed) and formatted each cell on every export (decision 0112).
  *
- * The database keeps it: statement triggers copy the rows every INSERT into `checks` adds
- * (whichever statement writes them) and remove those a DELETE takes away. `checks` stays the
- * audit record; `svc audit verify` compares each record with its export row.
+ * - `export_cell(text)`: a text cell as csv-stringify's `escape_formulas` writes it (a leading
+ *   `'` before = + - @ tab CR and their full-width forms), an empty text as NULL (COPY writes
+ *   nothing for NULL but `""` for an empty string, where csv-stringify writes nothing for both);
+ * - `check_export_of(checks)`: a check's export row, from its columns (inlined by the planner);
+ * - statement triggers add the rows of every INSERT into `checks`, whichever statement writes
+ *   them, and remove those a DELETE takes away. `svc audit verify` compares each record's export
+ *   row with `check_export_of` of it.
+ *
+ * The cells are stored in the export's column order after the key; a column's name is the
+ * export's header name with a `_cell` suffix where the key already uses it (id, created_at).
  */
 export class CheckExportRows1796100000300 implements MigrationInterface {
   readonly name = "CheckExportRows1796100000300";
@@ -21,14 +27,25 @@ export class CheckExportRows1796100000300 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE "check_exports" (
       "account_id" text NOT NULL, "created_at" timestamptz NOT NULL, "id" text NOT NULL,
-      "entity_type" text NOT NULL, "entity_value" text NOT NULL, "risk_score" integer NOT NULL, "risk_level" text NOT NULL,
-      "confidence" text NOT NULL, "recommended_action" text NOT NULL, "signal_codes" text NOT NULL, "ruleset" text NOT NULL,
-      "channel" text NOT NULL, "actor_key_id" text, "prev_hash" text, "record_hash" text NOT NULL,
+      "id_cell" text, "created_at_cell" text, "entity_type" text, "entity_value" text, "risk_score" integer, "risk_level" text,
+      "confidence" text, "recommended_action" text, "signals" text, "ruleset" text, "channel" text, "key_id" text,
+      "prev_hash" text, "record_hash" text,
       CONSTRAINT "check_exports_pkey" PRIMARY KEY ("account_id", "created_at", "id"))`);
-    await q.query(`INSERT INTO "check_exports" (${COLUMNS}) SELECT ${COLUMNS} FROM "checks"`);
+    await q.query(`CREATE FUNCTION "export_cell"(v text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+      SELECT NULLIF(CASE WHEN left(v, 1) IN (${FORMULA_STARTS}) THEN '''' || v ELSE v END, '')
+    $$`);
+    // One SELECT, no volatile parts: the planner inlines both functions into the statement that calls them.
+    await q.query(`CREATE FUNCTION "check_export_of"(c "checks") RETURNS SETOF "check_exports" LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+      SELECT c.account_id, c.created_at, c.id,
+             export_cell(c.id), to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+             export_cell(c.entity_type), export_cell(c.entity_value), c.risk_score, export_cell(c.risk_level),
+             export_cell(c.confidence), export_cell(c.recommended_action), export_cell(c.signal_codes), export_cell(c.ruleset),
+             export_cell(c.channel), export_cell(c.actor_key_id), export_cell(c.prev_hash), export_cell(c.record_hash)
+    $$`);
+    await q.query(`INSERT INTO "check_exports" SELECT e.* FROM "checks" c, LATERAL check_export_of(c) e`);
     await q.query(`CREATE FUNCTION "checks_added_to_exports"() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
-        INSERT INTO check_exports (${COLUMNS}) SELECT ${COLUMNS} FROM added;
+        INSERT INTO check_exports SELECT e.* FROM added c, LATERAL check_export_of(c) e;
         RETURN NULL;
       END $$`);
     await q.query(`CREATE FUNCTION "checks_removed_from_exports"() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -48,6 +65,8 @@ export class CheckExportRows1796100000300 implements MigrationInterface {
     await q.query(`DROP TRIGGER "checks_added_to_exports" ON "checks"`);
     await q.query(`DROP FUNCTION "checks_removed_from_exports"()`);
     await q.query(`DROP FUNCTION "checks_added_to_exports"()`);
+    await q.query(`DROP FUNCTION "check_export_of"("checks")`);
+    await q.query(`DROP FUNCTION "export_cell"(text)`);
     await q.query(`DROP TABLE "check_exports"`);
   }
 }

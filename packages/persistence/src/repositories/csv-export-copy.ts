@@ -12,9 +12,9 @@ import { guardWhileBorrowed } from "./raw-sql.js";
  * those the API makes of `exportSummaries` with csv-stringify (`escape_formulas`, CRLF):
  *
  * - formula-safe cells: a text cell starting with = + - @ tab CR or their full-width forms gets
- *   a leading `'`, in SQL (csv-stringify's rule; numbers are left alone);
- * - an empty text is written as NULL: COPY writes nothing for NULL but `""` for an empty string,
- *   where csv-stringify writes nothing for both;
+ *   a leading `'` (csv-stringify's rule; numbers are left alone), and an empty text is NULL (COPY
+ *   writes nothing for NULL but `""` for an empty string, where csv-stringify writes nothing for
+ *   both): the cells of `check_exports` are stored so when the check is (decision 0112);
  * - quoting is COPY's, which is csv-stringify's with `quote_record_delimiter`: a cell with `"`,
  *   `,`, CR or LF is quoted and its `"` doubled;
  * - COPY ends a record with LF: `CrlfBlocks` makes it CRLF (an LF inside a quoted cell stays).
@@ -31,29 +31,28 @@ import { guardWhileBorrowed } from "./raw-sql.js";
 const BLOCK_BYTES = 64 * 1024;
 
 const lit = (v: string): string => pg.escapeLiteral(v);
-/** First characters csv-stringify's `escape_formulas` prefixes with `'` in a text cell. */
-const FORMULA_STARTS = ["=", "+", "-", "@", "\t", "\r", "\uFF1D", "\uFF0B", "\uFF0D", "\uFF20"].map(lit).join(", ");
-const text = (column: string): string => `NULLIF(CASE WHEN left(${column}, 1) IN (${FORMULA_STARTS}) THEN '''' || ${column} ELSE ${column} END, '')`;
 
-/** The export's columns, in order: header name and SQL. */
+/**
+ * The export's columns, in order: header name and the `check_exports` column holding its cells,
+ * already formula-safe with empty text as NULL (migration 1796100000300).
+ */
 const COLUMNS: readonly (readonly [string, string])[] = [
-  ["id", text("id")],
-  // ISO 8601 with milliseconds, as stored; never empty, starts with a digit.
-  ["created_at", `to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`],
-  ["entity_type", text("entity_type")],
-  ["entity_value", text("entity_value")],
+  ["id", "id_cell"],
+  ["created_at", "created_at_cell"],
+  ["entity_type", "entity_type"],
+  ["entity_value", "entity_value"],
   ["risk_score", "risk_score"],
-  ["risk_level", text("risk_level")],
-  ["confidence", text("confidence")],
-  ["recommended_action", text("recommended_action")],
-  ["signals", text("signal_codes")],
-  ["ruleset", text("ruleset")],
-  ["channel", text("channel")],
-  ["key_id", text("actor_key_id")],
-  ["prev_hash", text("prev_hash")],
-  ["record_hash", text("record_hash")],
+  ["risk_level", "risk_level"],
+  ["confidence", "confidence"],
+  ["recommended_action", "recommended_action"],
+  ["signals", "signals"],
+  ["ruleset", "ruleset"],
+  ["channel", "channel"],
+  ["key_id", "key_id"],
+  ["prev_hash", "prev_hash"],
+  ["record_hash", "record_hash"],
 ];
-const SELECT_LIST = COLUMNS.map(([name, sql]) => `${sql} AS "${name}"`).join(", ");
+const SELECT_LIST = COLUMNS.map(([name, column]) => (name === column ? column : `${column} AS "${name}"`)).join(", ");
 
 interface Keyset {
   /** `created_at` as PostgreSQL's text (full precision, with its offset). */
@@ -88,8 +87,9 @@ export async function* chunks(pool: { connect(): Promise<PoolClient> }, where: s
 /** The conditions of the account and its filters, as SQL with literals (COPY takes no parameters). */
 export function whereOf(accountId: string, f: CheckFilters): string {
   const parts = [`account_id = ${lit(accountId)}`];
-  if (f.type) parts.push(`entity_type = ${lit(f.type)}`);
-  if (f.risk_level) parts.push(`risk_level = ${lit(f.risk_level)}`);
+  // The filters' columns hold cells: compared with the cell of the value asked for.
+  if (f.type) parts.push(`entity_type = export_cell(${lit(f.type)})`);
+  if (f.risk_level) parts.push(`risk_level = export_cell(${lit(f.risk_level)})`);
   if (f.since) parts.push(`created_at >= ${lit(f.since.toISOString())}::timestamptz`);
   if (f.until) parts.push(`created_at < ${lit(f.until.toISOString())}::timestamptz`);
   return parts.join(" AND ");

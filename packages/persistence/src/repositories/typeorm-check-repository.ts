@@ -275,15 +275,15 @@ export class TypeOrmCheckRepository implements CheckRepository {
     const read = async (after: { created_at: string; id: string } | null): Promise<Row[]> => {
       const where = new Where(accountId).filters(options);
       if (after) where.add(`(created_at, id) > ($?::timestamptz, $?)`, after.created_at, after.id);
-      // The export rows the database keeps beside the records (decision 0112), the time already
-      // as ISO 8601 text (millisecond precision, as stored): no record's JSON is read and no
-      // record crosses the connection.
+      // Only the exported columns, the time already as ISO 8601 text (millisecond precision, as
+      // stored); the action and signal codes are columns written at insert, so the verdict's
+      // JSON is never read (nor detoasted) and no record crosses the connection.
       return (await this.ds.manager.query(
         `SELECT id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_iso,
                 entity_type, entity_value, risk_score, risk_level, confidence,
                 recommended_action, signal_codes AS signals,
                 ruleset, channel, actor_key_id, prev_hash, record_hash
-           FROM check_exports WHERE ${where.sql()} ORDER BY created_at ASC, id ASC LIMIT ${batch}`,
+           FROM checks WHERE ${where.sql()} ORDER BY checks.created_at ASC, checks.id ASC LIMIT ${batch}`,
         where.params,
       )) as Row[];
     };
@@ -336,13 +336,14 @@ export class TypeOrmCheckRepository implements CheckRepository {
     let next = from;
     let read = 0;
     for (;;) {
-      // Each record with its export row (decision 0112), null when it has none.
+      // Each record with its export row (decision 0112), null when it has none, and the row its
+      // columns make.
       const rows = (await q.query(
-        `SELECT c.*, to_json(e) AS exported FROM checks c
+        `SELECT c.*, to_json(e) AS exported, (SELECT to_json(x) FROM check_export_of(c) x) AS expected FROM checks c
            LEFT JOIN check_exports e ON e.account_id = c.account_id AND e.created_at = c.created_at AND e.id = c.id
           WHERE c.account_id = $1 AND c.seq >= $2 AND c.seq <= $3 ORDER BY c.seq LIMIT ${VERIFY_BATCH}`,
         [accountId, next, to],
-      )) as (CheckRow & { exported: ExportRow | null })[];
+      )) as (CheckRow & { exported: ExportRow | null; expected: ExportRow })[];
       read += rows.length;
       for (const row of rows) {
         const record = toRecord(row);
@@ -351,7 +352,7 @@ export class TypeOrmCheckRepository implements CheckRepository {
         if (row.recommended_action !== record.verdict.recommended_action || row.signal_codes !== signalCodesOf(record.verdict)) {
           return { ...verifier.result(), ok: false, first_bad: { id: row.id, reason: "hash_mismatch", detail: "the export columns (recommended_action, signal_codes) differ from the sealed verdict" } };
         }
-        const differs = exportDifference(row, row.exported);
+        const differs = exportDifference(row.expected, row.exported);
         if (differs) return { ...verifier.result(), ok: false, first_bad: { id: row.id, reason: "hash_mismatch", detail: differs } };
       }
       const last = rows.at(-1);
@@ -372,18 +373,13 @@ export class TypeOrmCheckRepository implements CheckRepository {
   }
 }
 
-/** A record's row in `check_exports` (the columns the export shows), as `to_json` gives it. */
-type ExportRow = Pick<CheckRow, (typeof EXPORTED)[number]>;
-/** The columns of an export row besides its key (account, time, id), which the join matched. */
-const EXPORTED = [
-  "entity_type", "entity_value", "risk_score", "risk_level", "confidence", "recommended_action", "signal_codes",
-  "ruleset", "channel", "actor_key_id", "prev_hash", "record_hash",
-] as const satisfies readonly (keyof CheckRow)[];
+/** A record's row in `check_exports` (its export cells), as `to_json` gives it. */
+type ExportRow = Record<string, string | number | null>;
 
-/** Why a record's export row does not show it (missing, or a column that differs), or null when it does. */
-function exportDifference(row: CheckRow, exported: ExportRow | null): string | null {
+/** Why a record's export row does not show it (missing, or cells that differ from those its columns make), or null when it does. */
+function exportDifference(expected: ExportRow, exported: ExportRow | null): string | null {
   if (!exported) return "the record has no export row: an export would leave it out";
-  const differ = EXPORTED.filter((c) => exported[c] !== row[c]);
+  const differ = Object.keys(expected).filter((c) => exported[c] !== expected[c]);
   return differ.length > 0 ? `the export row differs from the record in ${differ.join(", ")}` : null;
 }
 
