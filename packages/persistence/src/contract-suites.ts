@@ -91,12 +91,13 @@ function exportColumns(engine: string, ds: () => DataSource, keys: HmacAuditKeyr
       const account = uniqueId("acc");
       const saved = [await repo.save(scored(account, 1)), ...(await repo.saveMany([scored(account, 2), scored(account, 3)]))];
       const exportRows = async () => (await ds().query(
-        `SELECT id, created_at, created_at_cell, entity_value, risk_score, recommended_action, signals, prev_hash, record_hash FROM check_exports WHERE account_id = $1 ORDER BY created_at, id`,
+        `SELECT id, created_at, entity_type, risk_level, line FROM check_exports WHERE account_id = $1 ORDER BY created_at, id`,
         [account],
-      )) as { id: string; created_at: Date; created_at_cell: string; entity_value: string; risk_score: number; recommended_action: string; signals: string; prev_hash: string | null; record_hash: string }[];
+      )) as { id: string; created_at: Date; entity_type: string; risk_level: string; line: string }[];
       expect(await exportRows()).toEqual(saved.map((r) => ({
-        id: r.id, created_at: new Date(r.created_at), created_at_cell: r.created_at, entity_value: r.entity.value, risk_score: r.verdict.risk_score, recommended_action: "block",
-        signals: "domain.lookalike_brand;domain.suspicious_tld", prev_hash: r.prev_hash, record_hash: r.record_hash,
+        id: r.id, created_at: new Date(r.created_at), entity_type: r.entity.type, risk_level: r.verdict.risk_level,
+        line: [r.id, r.created_at, r.entity.type, r.entity.value, r.verdict.risk_score, r.verdict.risk_level, r.verdict.confidence, "block",
+          "domain.lookalike_brand;domain.suspicious_tld", r.ruleset, r.actor.channel, r.actor.key_id ?? "", r.prev_hash ?? "", r.record_hash].join(","),
       })));
       await ds().query(`DELETE FROM checks WHERE account_id = $1 AND id = $2`, [account, saved[1]?.id]);
       expect((await exportRows()).map((r) => r.id)).toEqual([saved[0]?.id, saved[2]?.id]);
@@ -105,7 +106,7 @@ function exportColumns(engine: string, ds: () => DataSource, keys: HmacAuditKeyr
     });
 
     const exportEdits = [
-      ["an export row edited", (account: string, id: string) => ds().query(`UPDATE check_exports SET risk_level = 'low' || risk_level, risk_score = risk_score + 1 WHERE account_id = $1 AND id = $2`, [account, id]), "differs from the record in risk_score, risk_level"],
+      ["an export row edited", (account: string, id: string) => ds().query(`UPDATE check_exports SET line = replace(line, ',block,', ',allow,') WHERE account_id = $1 AND id = $2`, [account, id]), "differs from the record in line"],
       ["an export row removed", (account: string, id: string) => ds().query(`DELETE FROM check_exports WHERE account_id = $1 AND id = $2`, [account, id]), "has no export row"],
     ] as const;
     for (const [what, edit, detail] of exportEdits) {
@@ -124,8 +125,8 @@ function exportColumns(engine: string, ds: () => DataSource, keys: HmacAuditKeyr
       const account = uniqueId("acc");
       const [a] = await repo.saveMany([scored(account, 1), scored(account, 2), scored(account, 3)]);
       await ds().query(
-        `INSERT INTO check_exports SELECT account_id, created_at + interval '30 seconds', 'chk_forged', 'chk_forged', created_at_cell, entity_type, entity_value, risk_score,
-                risk_level, confidence, recommended_action, signals, ruleset, channel, key_id, prev_hash, record_hash FROM check_exports WHERE account_id = $1 AND id = $2`,
+        `INSERT INTO check_exports SELECT account_id, created_at + interval '30 seconds', 'chk_forged', entity_type, risk_level, replace(line, id, 'chk_forged')
+           FROM check_exports WHERE account_id = $1 AND id = $2`,
         [account, a?.id],
       );
       expect(await repo.verifyChain(account)).toMatchObject({ ok: false, checked: 3, first_bad: { id: "chk_forged", reason: "chain_broken" } });

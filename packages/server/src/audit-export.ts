@@ -5,8 +5,8 @@ const EXPORT_BLOCK_ROWS = 1_000;
 export const EXPORT_COLUMNS = ["id", "created_at", "entity_type", "entity_value", "risk_score", "risk_level", "confidence", "recommended_action", "signals", "ruleset", "channel", "key_id", "prev_hash", "record_hash"];
 
 /**
- * The account's CSV export, in pieces: made by the store when it can (PostgreSQL's COPY,
- * decision 0085), else formatted here from its rows (embedded PGlite). Both give the same bytes.
+ * The account's CSV export, in pieces: made by the store when it can (the lines PostgreSQL keeps,
+ * decision 0112), else formatted here from its rows (embedded PGlite). Both give the same bytes.
  */
 export function auditExportCsv(checks: CheckRepository, accountId: string, filters: CheckFilters): AsyncIterable<Uint8Array> {
   return checks.exportCsv?.(accountId, filters) ?? csvOfRows(checks.exportSummaries(accountId, { batchSize: 2_000, ...filters }));

@@ -100,7 +100,7 @@ export interface CheckRepository {
    */
   exportSummaries(accountId: string, options?: ExportOptions): AsyncIterable<AuditExportRow>;
   /**
-   * The CSV export itself, when the store can make it (PostgreSQL's COPY): byte for byte what the
+   * The CSV export itself, when the store can make it (PostgreSQL's stored lines): byte for byte what the
    * API makes of `exportSummaries` (header, columns, quoting, formula-safe cells, CRLF), in pieces
    * of bounded size. Absent, or null for this store: the caller formats `exportSummaries`.
    */

@@ -5,21 +5,18 @@ const FORMULA_STARTS = ["=", "+", "-", "@", "\t", "\r", "\uFF1D", "\uFF0B", "\uF
   .map((c) => (c === "\t" ? "E'\\t'" : c === "\r" ? "E'\\r'" : `'${c}'`)).join(", ");
 
 /**
- * `check_exports`: each check's row of the audit export, its cells already as the CSV shows them,
- * in a narrow table keyed by (account, time, id). An export reads ~250-byte rows in order and
- * COPY writes them as they are, where it read the ~1.3 KB rows of `checks` (their JSON record
- * inline, compressed) and formatted each cell on every export (decision 0112).
+ * `check_exports`: each check's record of the audit export as CSV text, in a narrow table keyed by
+ * (account, time, id), with the two columns the export filters on. An export reads ~350-byte
+ * rows in order and joins their lines, where it read the ~1.3 KB rows of `checks` (their JSON
+ * record inline, compressed) and formatted every cell on every export (decision 0112).
  *
- * - `export_cell(text)`: a text cell as csv-stringify's `escape_formulas` writes it (a leading
- *   `'` before = + - @ tab CR and their full-width forms), an empty text as NULL (COPY writes
- *   nothing for NULL but `""` for an empty string, where csv-stringify writes nothing for both);
+ * - `export_cell(text)`: a text cell as the API's csv-stringify options write it: a leading `'`
+ *   before = + - @ tab CR and their full-width forms (`escape_formulas`); quoted, its `"`
+ *   doubled, when it holds `"`, `,`, CR or LF; empty for NULL and for an empty text;
  * - `check_export_of(checks)`: a check's export row, from its columns (inlined by the planner);
  * - statement triggers add the rows of every INSERT into `checks`, whichever statement writes
  *   them, and remove those a DELETE takes away. `svc audit verify` compares each record's export
  *   row with `check_export_of` of it.
- *
- * The cells are stored in the export's column order after the key; a column's name is the
- * export's header name with a `_cell` suffix where the key already uses it (id, created_at).
  */
 export class CheckExportRows1796100000300 implements MigrationInterface {
   readonly name = "CheckExportRows1796100000300";
@@ -27,20 +24,21 @@ export class CheckExportRows1796100000300 implements MigrationInterface {
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE "check_exports" (
       "account_id" text NOT NULL, "created_at" timestamptz NOT NULL, "id" text NOT NULL,
-      "id_cell" text, "created_at_cell" text, "entity_type" text, "entity_value" text, "risk_score" integer, "risk_level" text,
-      "confidence" text, "recommended_action" text, "signals" text, "ruleset" text, "channel" text, "key_id" text,
-      "prev_hash" text, "record_hash" text,
+      "entity_type" text NOT NULL, "risk_level" text NOT NULL, "line" text NOT NULL,
       CONSTRAINT "check_exports_pkey" PRIMARY KEY ("account_id", "created_at", "id"))`);
+    // Whether a cell is quoted does not depend on the formula guard's `'`.
+    const guarded = `CASE WHEN left(v, 1) IN (${FORMULA_STARTS}) THEN '''' || v ELSE v END`;
     await q.query(`CREATE FUNCTION "export_cell"(v text) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-      SELECT NULLIF(CASE WHEN left(v, 1) IN (${FORMULA_STARTS}) THEN '''' || v ELSE v END, '')
+      SELECT CASE WHEN v ~ '[",\\r\\n]' THEN '"' || replace(${guarded}, '"', '""') || '"' ELSE coalesce(${guarded}, '') END
     $$`);
     // One SELECT, no volatile parts: the planner inlines both functions into the statement that calls them.
     await q.query(`CREATE FUNCTION "check_export_of"(c "checks") RETURNS SETOF "check_exports" LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-      SELECT c.account_id, c.created_at, c.id,
-             export_cell(c.id), to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-             export_cell(c.entity_type), export_cell(c.entity_value), c.risk_score, export_cell(c.risk_level),
-             export_cell(c.confidence), export_cell(c.recommended_action), export_cell(c.signal_codes), export_cell(c.ruleset),
-             export_cell(c.channel), export_cell(c.actor_key_id), export_cell(c.prev_hash), export_cell(c.record_hash)
+      SELECT c.account_id, c.created_at, c.id, c.entity_type, c.risk_level,
+             export_cell(c.id) || ',' || to_char(c.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') || ',' ||
+             export_cell(c.entity_type) || ',' || export_cell(c.entity_value) || ',' || c.risk_score || ',' ||
+             export_cell(c.risk_level) || ',' || export_cell(c.confidence) || ',' || export_cell(c.recommended_action) || ',' ||
+             export_cell(c.signal_codes) || ',' || export_cell(c.ruleset) || ',' || export_cell(c.channel) || ',' ||
+             export_cell(c.actor_key_id) || ',' || export_cell(c.prev_hash) || ',' || export_cell(c.record_hash)
     $$`);
     await q.query(`INSERT INTO "check_exports" SELECT e.* FROM "checks" c, LATERAL check_export_of(c) e`);
     await q.query(`CREATE FUNCTION "checks_added_to_exports"() RETURNS trigger LANGUAGE plpgsql AS $$

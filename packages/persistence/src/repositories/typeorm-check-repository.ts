@@ -303,7 +303,7 @@ export class TypeOrmCheckRepository implements CheckRepository {
     }
   }
 
-  /** On PostgreSQL, the CSV made by COPY (csv-export.ts); null on PGlite, which formats `exportSummaries` instead. */
+  /** On PostgreSQL, the CSV lines the database keeps for each check (csv-export.ts); null on PGlite, which formats `exportSummaries` instead. */
   exportCsv(accountId: string, filters: CheckFilters = {}): AsyncIterable<Uint8Array> | null {
     return copyExportCsv(this.ds, accountId, filters);
   }

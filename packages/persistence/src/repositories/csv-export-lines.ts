@@ -1,0 +1,118 @@
+import type { CheckFilters } from "@svc/core";
+import pg from "pg";
+import { guardWhileBorrowed } from "./raw-sql.js";
+
+/**
+ * The reading half of the audit export on PostgreSQL (csv-export.ts), loaded on the first export:
+ * `pg` stays out of a process on embedded PGlite (docs/decisions/0091).
+ *
+ * Each check's CSV record is kept by the database in `check_exports.line` (decision 0112: made by
+ * `check_export_of` when the check is inserted), in the bytes the API makes of `exportSummaries`
+ * with csv-stringify: formula-safe cells, csv-stringify's quoting, CRLF between records. The
+ * export joins them: one statement per chunk of `chunkRows` lines returns the chunk's text as one
+ * value, taken as its UTF-8 bytes (binary result format), so no row becomes a JavaScript object
+ * or string and no text is scanned or re-encoded here.
+ *
+ * Chunks follow the key (account, created_at, id), each on a connection of the DataSource's pool
+ * that goes back as soon as the chunk is read; the next chunk is read while the reader takes this
+ * one. No connection is held while a slow reader takes its bytes, and memory is two chunks at most.
+ */
+export const EXPORT_HEADER = "id,created_at,entity_type,entity_value,risk_score,risk_level,confidence,recommended_action,signals,ruleset,channel,key_id,prev_hash,record_hash\r\n";
+
+const lit = (v: string): string => pg.escapeLiteral(v);
+
+/**
+ * Every column of the chunk's statement is text, taken as its bytes: the export's text is handed
+ * on as it is (and pg-types' own parsers are not used on binary results: its int4 parser misreads
+ * 1000 as 1007).
+ */
+const types = { getTypeParser: () => (v: Buffer) => v };
+
+interface Keyset {
+  /** `created_at` as PostgreSQL's text (full precision, with its offset). */
+  readonly created_at: string;
+  readonly id: string;
+}
+
+export interface PoolClient {
+  query<R>(config: { text: string; binary?: boolean; queryMode?: "extended"; types?: typeof types }): Promise<{ rows: R[] }>;
+  release(err?: Error | boolean): void;
+  on(event: "error", listener: (err: Error) => void): unknown;
+  removeListener(event: "error", listener: (err: Error) => void): unknown;
+}
+
+/** The CSV of the export rows `where` selects, header first, one statement per chunk of `chunkRows` lines. */
+export async function* chunks(pool: { connect(): Promise<PoolClient> }, where: string, chunkRows: number): AsyncGenerator<Buffer> {
+  let pending = readChunk(pool, where, null, chunkRows);
+  pending.catch(() => {}); // surfaced below if the reader takes more than the header
+  yield Buffer.from(EXPORT_HEADER);
+  for (;;) {
+    const chunk = await pending;
+    if (chunk.next) {
+      pending = readChunk(pool, where, chunk.next, chunkRows);
+      // Surfaced by the await above if the reader gets that far; a reader that stops lets it
+      // finish, and its connection goes back to the pool.
+      pending.catch(() => {});
+    }
+    if (chunk.text) yield chunk.text;
+    if (!chunk.next) return;
+  }
+}
+
+/** The conditions of the account and its filters, as SQL with literals. */
+export function whereOf(accountId: string, f: CheckFilters): string {
+  const parts = [`account_id = ${lit(accountId)}`];
+  if (f.type) parts.push(`entity_type = ${lit(f.type)}`);
+  if (f.risk_level) parts.push(`risk_level = ${lit(f.risk_level)}`);
+  if (f.since) parts.push(`created_at >= ${lit(f.since.toISOString())}::timestamptz`);
+  if (f.until) parts.push(`created_at < ${lit(f.until.toISOString())}::timestamptz`);
+  return parts.join(" AND ");
+}
+
+/**
+ * Rows after a keyset. The plain bound on `created_at` says nothing more, but lets the planner
+ * estimate the range (it cannot from the row comparison).
+ */
+const afterSql = (k: Keyset): string => {
+  const at = `${lit(k.created_at)}::timestamptz`;
+  return `created_at >= ${at} AND (created_at, id) > (${at}, ${lit(k.id)})`;
+};
+
+/**
+ * The lines after `after`, up to `chunkRows` of them, each ending in CRLF, as one piece of text;
+ * `next` is the last one's key when the chunk is full (a following chunk may have rows), else null.
+ */
+async function readChunk(pool: { connect(): Promise<PoolClient> }, where: string, after: Keyset | null, chunkRows: number): Promise<{ text: Buffer | null; next: Keyset | null }> {
+  // The statement fails on a connection that breaks while borrowed, and the connection is dropped below.
+  const borrowed = guardWhileBorrowed(await pool.connect());
+  const client = borrowed.client;
+  try {
+    const from = after ? ` AND ${afterSql(after)}` : "";
+    // The chunk walks the key's index in order and stops at its end. While the table's statistics
+    // lag behind its growth (recent rows are what an export usually asks for), the planner may
+    // expect a few hundred rows and gather every row of the range in a bitmap scan and sort them,
+    // for each chunk. The transaction only scopes these settings.
+    await client.query({ text: "BEGIN READ ONLY; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off" });
+    const [row] = (await client.query<{ text: Buffer | null; n: Buffer; last_at: Buffer | null; last_id: Buffer | null }>({
+      text: `WITH chunk AS MATERIALIZED (
+               SELECT created_at, id, line FROM check_exports WHERE ${where}${from} ORDER BY created_at, id LIMIT ${chunkRows}
+             )
+             SELECT string_agg(line || E'\\r\\n', '' ORDER BY created_at, id) AS text, count(*)::text AS n,
+                    (SELECT created_at::text FROM chunk ORDER BY created_at DESC, id DESC LIMIT 1) AS last_at,
+                    (SELECT id FROM chunk ORDER BY created_at DESC, id DESC LIMIT 1) AS last_id
+               FROM chunk`,
+      binary: true,
+      queryMode: "extended",
+      types,
+    })).rows;
+    await client.query({ text: "COMMIT" });
+    borrowed.release();
+    const full = row !== undefined && Number(row.n.toString("latin1")) === chunkRows && row.last_at !== null && row.last_id !== null;
+    return { text: row?.text ?? null, next: full ? { created_at: row.last_at!.toString("utf8"), id: row.last_id!.toString("utf8") } : null };
+  } catch (e) {
+    // After a failed statement (the chunk's, the transaction's) the connection's state is not worth
+    // trusting, its transaction may be open: it is closed, not reused.
+    borrowed.release(e instanceof Error ? e : new Error(String(e)));
+    throw e;
+  }
+}
