@@ -21,11 +21,7 @@ export const EXPORT_HEADER = "id,created_at,entity_type,entity_value,risk_score,
 
 const lit = (v: string): string => pg.escapeLiteral(v);
 
-/**
- * Every column of the chunk's statement is text, taken as its bytes: the export's text is handed
- * on as it is (and pg-types' own parsers are not used on binary results: its int4 parser misreads
- * 1000 as 1007).
- */
+/** The chunk's one column, its text, taken as its bytes: handed on as it is, never decoded. */
 const types = { getTypeParser: () => (v: Buffer) => v };
 
 interface Keyset {
@@ -70,48 +66,54 @@ export function whereOf(accountId: string, f: CheckFilters): string {
 }
 
 /**
- * Rows after a keyset. The plain bound on `created_at` says nothing more, but lets the planner
- * estimate the range (it cannot from the row comparison).
+ * Rows after (`>`) or up to (`<=`) a keyset. The plain bound on `created_at` says nothing more,
+ * but lets the planner estimate the range (it cannot from the row comparison).
  */
-const afterSql = (k: Keyset): string => {
+const keysetSql = (op: ">" | "<=", k: Keyset): string => {
   const at = `${lit(k.created_at)}::timestamptz`;
-  return `created_at >= ${at} AND (created_at, id) > (${at}, ${lit(k.id)})`;
+  return `created_at ${op === ">" ? ">=" : "<="} ${at} AND (created_at, id) ${op} (${at}, ${lit(k.id)})`;
 };
 
 /**
- * The lines after `after`, up to `chunkRows` of them, each ending in CRLF, as one piece of text;
- * `next` is the last one's key when the chunk is full (a following chunk may have rows), else null.
+ * The lines after `after`, up to `chunkRows` of them, each ending in CRLF, as one piece of text:
+ * their upper bound is looked up first, then one statement joins the lines up to it, in order
+ * (an array made of an ordered subquery keeps its order; no sort). `next` is that bound, or null
+ * when no row is left after this chunk.
  */
 async function readChunk(pool: { connect(): Promise<PoolClient> }, where: string, after: Keyset | null, chunkRows: number): Promise<{ text: Buffer | null; next: Keyset | null }> {
   // The statement fails on a connection that breaks while borrowed, and the connection is dropped below.
   const borrowed = guardWhileBorrowed(await pool.connect());
   const client = borrowed.client;
   try {
-    const from = after ? ` AND ${afterSql(after)}` : "";
-    // The chunk walks the key's index in order and stops at its end. While the table's statistics
-    // lag behind its growth (recent rows are what an export usually asks for), the planner may
-    // expect a few hundred rows and gather every row of the range in a bitmap scan and sort them,
-    // for each chunk. The transaction only scopes these settings.
-    await client.query({ text: "BEGIN READ ONLY; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off" });
-    const [row] = (await client.query<{ text: Buffer | null; n: Buffer; last_at: Buffer | null; last_id: Buffer | null }>({
-      text: `WITH chunk AS MATERIALIZED (
-               SELECT created_at, id, line FROM check_exports WHERE ${where}${from} ORDER BY created_at, id LIMIT ${chunkRows}
-             )
-             SELECT string_agg(line || E'\\r\\n', '' ORDER BY created_at, id) AS text, count(*)::text AS n,
-                    (SELECT created_at::text FROM chunk ORDER BY created_at DESC, id DESC LIMIT 1) AS last_at,
-                    (SELECT id FROM chunk ORDER BY created_at DESC, id DESC LIMIT 1) AS last_id
-               FROM chunk`,
+    const from = after ? ` AND ${keysetSql(">", after)}` : "";
+    // Both statements walk the key's index in order and stop at the chunk's end. While the
+    // table's statistics lag behind its growth (recent rows are what an export usually asks
+    // for), the planner may expect a few hundred rows and gather every row of the range in a
+    // bitmap scan and sort them, for each chunk. The transaction only scopes these settings;
+    // its first read is the bound, converted to text for its one row.
+    const result = (await client.query({
+      text: `BEGIN READ ONLY; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off;
+             SELECT created_at::text AS created_at, id FROM (
+               SELECT created_at, id FROM check_exports WHERE ${where}${from}
+                ORDER BY created_at, id OFFSET ${chunkRows - 1} LIMIT 1) bound`,
+    })) as unknown as { rows: Keyset[] }[];
+    const bound = result.at(-1)?.rows[0] ?? null;
+    const to = bound ? ` AND ${keysetSql("<=", bound)}` : "";
+    const [row] = (await client.query<{ text: Buffer | null }>({
+      text: `SELECT array_to_string(ARRAY(
+               SELECT line FROM check_exports WHERE ${where}${from}${to} ORDER BY created_at, id
+             ), E'\r\n') || E'\r\n' AS text`,
       binary: true,
       queryMode: "extended",
       types,
     })).rows;
     await client.query({ text: "COMMIT" });
     borrowed.release();
-    const full = row !== undefined && Number(row.n.toString("latin1")) === chunkRows && row.last_at !== null && row.last_id !== null;
-    return { text: row?.text ?? null, next: full ? { created_at: row.last_at!.toString("utf8"), id: row.last_id!.toString("utf8") } : null };
+    // No line at all: the empty array's text is only the line end.
+    return { text: row?.text && row.text.length > 2 ? row.text : null, next: bound };
   } catch (e) {
-    // After a failed statement (the chunk's, the transaction's) the connection's state is not worth
-    // trusting, its transaction may be open: it is closed, not reused.
+    // After a failed statement (the chunk's, the bound's, the transaction's) the connection's
+    // state is not worth trusting, its transaction may be open: it is closed, not reused.
     borrowed.release(e instanceof Error ? e : new Error(String(e)));
     throw e;
   }
