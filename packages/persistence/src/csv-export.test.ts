@@ -77,6 +77,17 @@ describe.skipIf(!url)("the export of stored lines on PostgreSQL", () => {
     }
   });
 
+  it("fails before its first byte when the database cannot be reached (the API answers 503, not a 200 cut short)", async () => {
+    const pool = (ds.driver as unknown as { master: { connect: (...a: unknown[]) => unknown } }).master;
+    const connect = pool.connect;
+    pool.connect = () => Promise.reject(new Error("connect ECONNREFUSED 127.0.0.1:5432"));
+    try {
+      await expect(copyExportCsv(ds, account, {}, 1_000)!.next()).rejects.toThrow(/ECONNREFUSED/);
+    } finally {
+      pool.connect = connect;
+    }
+  });
+
   it("has nothing to offer on a DataSource without a pg pool", async () => {
     const pglite = await dbs.get("pglite");
     expect(copyExportCsv(pglite, account)).toBeNull();

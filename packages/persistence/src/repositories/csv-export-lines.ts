@@ -37,21 +37,22 @@ export interface PoolClient {
   removeListener(event: "error", listener: (err: Error) => void): unknown;
 }
 
-/** The CSV of the export rows `where` selects, header first, one statement per chunk of `chunkRows` lines. */
+/**
+ * The CSV of the export rows `where` selects, header first, one statement per chunk of
+ * `chunkRows` lines. The first chunk is read before anything is handed on, so a database that
+ * cannot be reached fails the export before its first byte.
+ */
 export async function* chunks(pool: { connect(): Promise<PoolClient> }, where: string, chunkRows: number): AsyncGenerator<Buffer> {
-  let pending = readChunk(pool, where, null, chunkRows);
-  pending.catch(() => {}); // surfaced below if the reader takes more than the header
+  let chunk = await readChunk(pool, where, null, chunkRows);
   yield Buffer.from(EXPORT_HEADER);
   for (;;) {
-    const chunk = await pending;
-    if (chunk.next) {
-      pending = readChunk(pool, where, chunk.next, chunkRows);
-      // Surfaced by the await above if the reader gets that far; a reader that stops lets it
-      // finish, and its connection goes back to the pool.
-      pending.catch(() => {});
-    }
+    const pending = chunk.next ? readChunk(pool, where, chunk.next, chunkRows) : null;
+    // Surfaced by the await below if the reader gets that far; a reader that stops lets it
+    // finish, and its connection goes back to the pool.
+    pending?.catch(() => {});
     if (chunk.text) yield chunk.text;
-    if (!chunk.next) return;
+    if (!pending) return;
+    chunk = await pending;
   }
 }
 
