@@ -10,8 +10,7 @@ import { guardWhileBorrowed } from "./raw-sql.js";
  * `check_export_of` when the check is inserted), in the bytes the API makes of `exportSummaries`
  * with csv-stringify: formula-safe cells, csv-stringify's quoting, CRLF between records. The
  * export joins them: one statement per chunk of `chunkRows` lines returns the chunk's text as one
- * value, taken as its UTF-8 bytes (binary result format), so no row becomes a JavaScript object
- * or string and no text is scanned or re-encoded here.
+ * value, so no row becomes a JavaScript object and no text is scanned or formatted here.
  *
  * Chunks follow the key (account, created_at, id), each on a connection of the DataSource's pool
  * that goes back as soon as the chunk is read; the next chunk is read while the reader takes this
@@ -21,9 +20,6 @@ export const EXPORT_HEADER = "id,created_at,entity_type,entity_value,risk_score,
 
 const lit = (v: string): string => pg.escapeLiteral(v);
 
-/** The chunk's one column, its text, taken as its bytes: handed on as it is, never decoded. */
-const types = { getTypeParser: () => (v: Buffer) => v };
-
 interface Keyset {
   /** `created_at` as PostgreSQL's text (full precision, with its offset). */
   readonly created_at: string;
@@ -31,7 +27,7 @@ interface Keyset {
 }
 
 export interface PoolClient {
-  query<R>(config: { text: string; binary?: boolean; queryMode?: "extended"; types?: typeof types }): Promise<{ rows: R[] }>;
+  query<R>(config: { text: string }): Promise<{ rows: R[] }>;
   release(err?: Error | boolean): void;
   on(event: "error", listener: (err: Error) => void): unknown;
   removeListener(event: "error", listener: (err: Error) => void): unknown;
@@ -67,56 +63,45 @@ export function whereOf(accountId: string, f: CheckFilters): string {
 }
 
 /**
- * Rows after (`>`) or up to (`<=`) a keyset. The plain bound on `created_at` says nothing more,
- * but lets the planner estimate the range (it cannot from the row comparison).
+ * Rows after a keyset. The plain bound on `created_at` says nothing more, but lets the planner
+ * estimate the range (it cannot from the row comparison) and read it by the index.
  */
-const keysetSql = (op: ">" | "<=", k: Keyset): string => {
+const keysetSql = (k: Keyset): string => {
   const at = `${lit(k.created_at)}::timestamptz`;
-  return `created_at ${op === ">" ? ">=" : "<="} ${at} AND (created_at, id) ${op} (${at}, ${lit(k.id)})`;
+  return `created_at >= ${at} AND (created_at, id) > (${at}, ${lit(k.id)})`;
 };
 
 /**
- * The lines after `after`, up to `chunkRows` of them, each ending in CRLF, as one piece of text:
- * their upper bound is looked up first, then one statement joins the lines up to it. The lines
- * reach `string_agg` in the order of the subquery's index scan: a plain aggregate over one
- * ordered subquery (no join, no grouping) takes its rows as they come, the way PostgreSQL's
- * documentation gives to order an aggregate's input; `ORDER BY` inside the aggregate would sort
- * the chunk again (twice the statement's time). `next` is the bound, or null when no row is left
- * after this chunk.
+ * The lines after `after`, up to `chunkRows` of them, each ending in CRLF, as one piece of text,
+ * and `next`: the last one's key, or null when no row is left after this chunk. One round trip:
+ * the key is looked up by its own scan (OFFSET), and the lines reach `string_agg` in the order of
+ * the subquery's index scan: a plain aggregate over one ordered subquery (no join, no grouping)
+ * takes its rows as they come, the way PostgreSQL's documentation gives to order an aggregate's
+ * input; `ORDER BY` inside the aggregate would sort the chunk again (twice the statement's time).
  */
 async function readChunk(pool: { connect(): Promise<PoolClient> }, where: string, after: Keyset | null, chunkRows: number): Promise<{ text: Buffer | null; next: Keyset | null }> {
   // The statement fails on a connection that breaks while borrowed, and the connection is dropped below.
   const borrowed = guardWhileBorrowed(await pool.connect());
   const client = borrowed.client;
   try {
-    const from = after ? ` AND ${keysetSql(">", after)}` : "";
-    // Both statements walk the key's index in order and stop at the chunk's end. While the
-    // table's statistics lag behind its growth (recent rows are what an export usually asks
-    // for), the planner may expect a few hundred rows and gather every row of the range in a
-    // bitmap scan and sort them, for each chunk. The transaction only scopes these settings;
-    // its first read is the bound, converted to text for its one row.
-    const result = (await client.query({
+    const chunk = `SELECT created_at, id, line FROM check_exports WHERE ${where}${after ? ` AND ${keysetSql(after)}` : ""} ORDER BY created_at, id`;
+    // Both scans walk the key's index in order and stop at the chunk's end. While the table's
+    // statistics lag behind its growth (recent rows are what an export usually asks for), the
+    // planner may expect a few hundred rows and gather every row of the range in a bitmap scan
+    // and sort them, for each chunk. The transaction only scopes these settings.
+    const results = (await client.query({
       text: `BEGIN READ ONLY; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off;
-             SELECT created_at::text AS created_at, id FROM (
-               SELECT created_at, id FROM check_exports WHERE ${where}${from}
-                ORDER BY created_at, id OFFSET ${chunkRows - 1} LIMIT 1) bound`,
-    })) as unknown as { rows: Keyset[] }[];
-    const bound = result.at(-1)?.rows[0] ?? null;
-    const to = bound ? ` AND ${keysetSql("<=", bound)}` : "";
-    const [row] = (await client.query<{ text: Buffer | null }>({
-      text: `SELECT string_agg(line, E'\\r\\n') || E'\\r\\n' AS text FROM (
-               SELECT line FROM check_exports WHERE ${where}${from}${to} ORDER BY created_at, id
-             ) chunk`,
-      binary: true,
-      queryMode: "extended",
-      types,
-    })).rows;
-    await client.query({ text: "COMMIT" });
+             SELECT (SELECT string_agg(line, E'\\r\\n') || E'\\r\\n' FROM (${chunk} LIMIT ${chunkRows}) c) AS text, last.created_at, last.id
+               FROM (SELECT 1) one LEFT JOIN (SELECT created_at::text AS created_at, id FROM (${chunk} OFFSET ${chunkRows - 1} LIMIT 1) k) last ON true;
+             COMMIT`,
+    })) as unknown as { rows: { text: string | null; created_at: string | null; id: string | null }[] }[];
     borrowed.release();
-    return { text: row?.text ?? null, next: bound };
+    const row = results.at(-2)?.rows[0]; // the SELECT, before COMMIT
+    // The text comes as a string (node-pg decodes every text result) and goes on as UTF-8 bytes.
+    return { text: row?.text ? Buffer.from(row.text, "utf8") : null, next: row?.created_at && row.id ? { created_at: row.created_at, id: row.id } : null };
   } catch (e) {
-    // After a failed statement (the chunk's, the bound's, the transaction's) the connection's
-    // state is not worth trusting, its transaction may be open: it is closed, not reused.
+    // After a failed statement the connection's state is not worth trusting, its transaction
+    // may be open: it is closed, not reused.
     borrowed.release(e instanceof Error ? e : new Error(String(e)));
     throw e;
   }
