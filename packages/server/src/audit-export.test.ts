@@ -180,10 +180,10 @@ describe.each(engines)("CSV audit export on %s", (engine) => {
   });
 });
 
-/** COPY statements of this database still running. */
+/** The export's statements of this database still running. */
 async function running(api: TestApi): Promise<number> {
   const [{ n }] = (await api.runtime.dataSource.query(
-    `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active' AND query LIKE 'COPY%'`,
+    `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid() AND state = 'active' AND query LIKE '%FROM check_exports%'`,
   )) as [{ n: number }];
   return n;
 }

@@ -15,15 +15,17 @@ const FORMULA_STARTS = ["=", "+", "-", "@", "\t", "\r", "\uFF1D", "\uFF0B", "\uF
  *   doubled, when it holds `"`, `,`, CR or LF; empty for NULL and for an empty text;
  * - `check_export_of(checks)`: a check's export row, from its columns (inlined by the planner);
  * - statement triggers add the rows of every INSERT into `checks`, whichever statement writes
- *   them, and remove those a DELETE takes away. `svc audit verify` compares each record's export
- *   row with `check_export_of` of it.
+ *   them, and remove those a DELETE or TRUNCATE takes away. `svc audit verify` compares each
+ *   record's export row with `check_export_of` of it.
+ * - the key's text columns sort and compare as `checks`' do (`COLLATE "C"`): joins between the
+ *   two use the key's index, and lines with equal times come in the same order as its rows.
  */
 export class CheckExportRows1796100000300 implements MigrationInterface {
   readonly name = "CheckExportRows1796100000300";
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`CREATE TABLE "check_exports" (
-      "account_id" text NOT NULL, "created_at" timestamptz NOT NULL, "id" text NOT NULL,
+      "account_id" text COLLATE "C" NOT NULL, "created_at" timestamptz NOT NULL, "id" text COLLATE "C" NOT NULL,
       "entity_type" text NOT NULL, "risk_level" text NOT NULL, "line" text NOT NULL,
       CONSTRAINT "check_exports_pkey" PRIMARY KEY ("account_id", "created_at", "id"))`);
     // Whether a cell is quoted does not depend on the formula guard's `'`.
@@ -40,7 +42,6 @@ export class CheckExportRows1796100000300 implements MigrationInterface {
              export_cell(c.signal_codes) || ',' || export_cell(c.ruleset) || ',' || export_cell(c.channel) || ',' ||
              export_cell(c.actor_key_id) || ',' || export_cell(c.prev_hash) || ',' || export_cell(c.record_hash)
     $$`);
-    await q.query(`INSERT INTO "check_exports" SELECT e.* FROM "checks" c, LATERAL check_export_of(c) e`);
     await q.query(`CREATE FUNCTION "checks_added_to_exports"() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         INSERT INTO check_exports SELECT e.* FROM added c, LATERAL check_export_of(c) e;
@@ -56,11 +57,23 @@ export class CheckExportRows1796100000300 implements MigrationInterface {
       REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION "checks_added_to_exports"()`);
     await q.query(`CREATE TRIGGER "checks_removed_from_exports" AFTER DELETE ON "checks"
       REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION "checks_removed_from_exports"()`);
+    await q.query(`CREATE FUNCTION "checks_truncated_exports"() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        TRUNCATE check_exports;
+        RETURN NULL;
+      END $$`);
+    await q.query(`CREATE TRIGGER "checks_truncated_exports" AFTER TRUNCATE ON "checks" FOR EACH STATEMENT EXECUTE FUNCTION "checks_truncated_exports"()`);
+    // The rows already there, after the triggers: creating them waited for the writes in flight
+    // and holds further ones back until this migration commits, so no check is missed (rolling
+    // upgrades keep writing while it runs) and none is copied twice.
+    await q.query(`INSERT INTO "check_exports" SELECT e.* FROM "checks" c, LATERAL check_export_of(c) e`);
   }
 
   async down(q: QueryRunner): Promise<void> {
+    await q.query(`DROP TRIGGER "checks_truncated_exports" ON "checks"`);
     await q.query(`DROP TRIGGER "checks_removed_from_exports" ON "checks"`);
     await q.query(`DROP TRIGGER "checks_added_to_exports" ON "checks"`);
+    await q.query(`DROP FUNCTION "checks_truncated_exports"()`);
     await q.query(`DROP FUNCTION "checks_removed_from_exports"()`);
     await q.query(`DROP FUNCTION "checks_added_to_exports"()`);
     await q.query(`DROP FUNCTION "check_export_of"("checks")`);

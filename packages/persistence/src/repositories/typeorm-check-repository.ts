@@ -361,14 +361,23 @@ export class TypeOrmCheckRepository implements CheckRepository {
     }
     const result = verifier.result(from === 1 && to === end && (headRow || read > 0) ? head : null);
     if (!result.ok) return result;
-    // An export row of no record in the verified time (an export would show a check that was never made).
-    const stray = new Where(accountId).filters({ since: options.since, until: options.until });
-    const [extra] = (await q.query(
-      `SELECT e.id FROM check_exports e WHERE ${stray.sql()}
-          AND NOT EXISTS (SELECT 1 FROM checks c WHERE c.account_id = e.account_id AND c.created_at = e.created_at AND c.id = e.id)
-        LIMIT 1`,
-      stray.params,
-    )) as { id: string }[];
+    // An export row of no record in the verified time (an export would show a check that was
+    // never made), looked for in blocks along the export's key, as the records are read.
+    let extra: { id: string } | undefined;
+    for (let after: { at: string; id: string } | null = null; !extra;) {
+      const block = new Where(accountId).filters({ since: options.since, until: options.until });
+      if (after) block.add(`created_at >= $?::timestamptz AND (created_at, id) > ($?::timestamptz, $?)`, after.at, after.at, after.id);
+      const rows = (await q.query(
+        `SELECT e.id, e.created_at::text AS at, NOT EXISTS (
+                  SELECT 1 FROM checks c WHERE c.account_id = e.account_id AND c.created_at = e.created_at AND c.id = e.id) AS stray
+           FROM check_exports e WHERE ${block.sql()} ORDER BY e.created_at, e.id LIMIT ${VERIFY_BATCH}`,
+        block.params,
+      )) as { id: string; at: string; stray: boolean }[];
+      extra = rows.find((r) => r.stray);
+      const last = rows.at(-1);
+      if (rows.length < VERIFY_BATCH || !last) break;
+      after = { at: last.at, id: last.id };
+    }
     return extra ? { ...result, ok: false, first_bad: { id: extra.id, reason: "chain_broken", detail: "an export row has no audit record: it was added to the export's table" } } : result;
   }
 }
