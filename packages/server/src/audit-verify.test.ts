@@ -56,6 +56,17 @@ describe.each(engines)("GET /v1/audit/verify on %s", (engine) => {
     });
   }
 
+  it("verifies only the stretch since/until ask for: an edit before it is not read, one inside it is named", async () => {
+    const c = await customerWith(4);
+    const [at] = (await sql(`SELECT created_at::text AS at FROM checks WHERE id = $1`, [c.ids[2]])) as { at: string }[];
+    const since = `&since=${encodeURIComponent(new Date(at!.at).toISOString())}`;
+    await sql(`UPDATE checks SET risk_score = 0 WHERE id = $1`, [c.ids[0]]);
+    expect(await verify(c.accountId, since)).toEqual({ ok: true, account_id: c.accountId, checked: 2, legacy: 0, first_bad: null });
+    expect(await verify(c.accountId)).toMatchObject({ ok: false, first_bad: { id: c.ids[0], reason: "hash_mismatch" } });
+    await sql(`UPDATE checks SET risk_score = 0 WHERE id = $1`, [c.ids[3]]);
+    expect(await verify(c.accountId, since)).toMatchObject({ ok: false, checked: 2, first_bad: { id: c.ids[3], reason: "hash_mismatch" } });
+  });
+
   it("catches an edit re-hashed with plain SHA-256, as someone with database access but no key would", async () => {
     const c = await customerWith(3);
     const rec = (await (await get(`/v1/audit/${c.ids[1]}`, c.key)).json()) as AuditRecord;

@@ -61,5 +61,5 @@ export class GroupCommitCheckRepository implements CheckRepository {
   exportRows: CheckRepository["exportRows"] = (a, o) => this.inner.exportRows(a, o);
   exportSummaries: CheckRepository["exportSummaries"] = (a, o) => this.inner.exportSummaries(a, o);
   exportCsv: NonNullable<CheckRepository["exportCsv"]> = (a, o) => this.inner.exportCsv?.(a, o) ?? null;
-  verifyChain: CheckRepository["verifyChain"] = (a) => this.inner.verifyChain(a);
+  verifyChain: CheckRepository["verifyChain"] = (a, o) => this.inner.verifyChain(a, o);
 }
