@@ -359,6 +359,8 @@ export class TypeOrmCheckRepository implements CheckRepository {
       if (rows.length < VERIFY_BATCH || !last) break;
       next = last.seq + 1;
     }
+    // The head speaks for the whole chain: it is checked when the walk covered all of it (an
+    // account that never had a check has neither head nor records).
     const result = verifier.result(from === 1 && to === end && (headRow || read > 0) ? head : null);
     if (!result.ok) return result;
     // An export row of no record in the verified time (an export would show a check that was
