@@ -35,6 +35,14 @@ export interface DataSourceConfig {
 /** Server mode: how long opening a connection may take before the query fails (retryable). */
 export const CONNECT_TIMEOUT_MS = 5_000;
 
+/** How the DataSources made here in server mode reach their server, for what opens connections of its own (the export's thread). */
+const serverConnections = new WeakMap<DataSource, { readonly url: string; readonly queryTimeoutMs?: number }>();
+
+/** The server `ds` connects to and its query timeout; null for embedded PGlite or a DataSource not made by createDataSource. */
+export function serverConnectionOf(ds: DataSource): { readonly url: string; readonly queryTimeoutMs?: number } | null {
+  return serverConnections.get(ds) ?? null;
+}
+
 /**
  * A TypeORM DataSource (not yet initialised) on PostgreSQL when `url` is given, else on embedded
  * PGlite. Both run the same migrations on `initialize()`. Extensions are never installed:
@@ -57,7 +65,9 @@ export function createDataSource(config: DataSourceConfig = {}, o: { readonly mi
     // TCP keep-alive notices a peer that vanished without a FIN.
     const extra = { keepAlive: true, keepAliveInitialDelayMillis: 10_000 };
     // Migrations may run longer than a query timeout allows: openDataSource runs them first on a pool without one.
-    return new DataSource({ ...common, migrationsRun: common.migrationsRun && !config.queryTimeoutMs, url: config.url, poolSize: config.poolSize ?? 10, connectTimeoutMS: CONNECT_TIMEOUT_MS, extra });
+    const ds = new DataSource({ ...common, migrationsRun: common.migrationsRun && !config.queryTimeoutMs, url: config.url, poolSize: config.poolSize ?? 10, connectTimeoutMS: CONNECT_TIMEOUT_MS, extra });
+    serverConnections.set(ds, { url: config.url, ...(config.queryTimeoutMs ? { queryTimeoutMs: config.queryTimeoutMs } : {}) });
+    return ds;
   }
   const dataDir = config.dataDir === undefined || config.dataDir === "memory://" ? undefined : config.dataDir;
   const startParams = [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS];
