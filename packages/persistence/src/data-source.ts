@@ -11,6 +11,7 @@ import { MIGRATIONS } from "./migrations/index.js";
 import { LOCK_FILE, lockDataDir } from "./data-dir-lock.js";
 import { DEFAULT_TEMPLATE_CACHE_DIR, discardTemplate, freshClusterImage } from "./pglite-template.js";
 import { pgliteDriver, type PglitePool } from "./pglite-driver.js";
+import { boundQueries, type PgClientLike } from "./query-bound.js";
 
 export interface DataSourceConfig {
   /** PostgreSQL connection string (`DATABASE_URL`): server mode. */
@@ -206,31 +207,4 @@ async function openEmbedded(config: DataSourceConfig): Promise<DataSource> {
     await ds.destroy().catch(() => undefined);
     throw e;
   }
-}
-
-interface PgClientLike {
-  query(...args: unknown[]): unknown;
-  connection?: { stream?: { destroy(err?: Error): void } };
-}
-const bounded = new WeakSet<PgClientLike>();
-
-/**
- * A query with no answer within `ms` closes its connection. pg's own `query_timeout` is not used:
- * it fails the query but keeps the connection, and a ROLLBACK queued behind the unanswered
- * statement times out unsent, so the connection goes back to the pool still inside the failed
- * transaction and the next user's COMMIT commits its half. Closing the socket fails every query
- * on it, the pool drops the client, and the server rolls the transaction back. Streams (exports)
- * are left alone: they end when their reader stops.
- */
-function boundQueries(client: PgClientLike, ms: number): void {
-  if (bounded.has(client)) return;
-  bounded.add(client);
-  const query = client.query.bind(client);
-  client.query = (...args: unknown[]) => {
-    const first = args[0] as { submit?: unknown } | undefined;
-    if (typeof args.at(-1) === "function" || (first && typeof first === "object" && typeof first.submit === "function")) return query(...args);
-    const timer = setTimeout(() => client.connection?.stream?.destroy(new Error("Query read timeout")), ms);
-    const result = query(...args) as Promise<unknown>;
-    return result.finally(() => clearTimeout(timer));
-  };
 }

@@ -4,6 +4,7 @@
 // socket reads, the protocol's buffers and the chunk's text never live on the main thread's heap.
 import { parentPort, workerData } from "node:worker_threads";
 import pg from "pg";
+import { boundQueries } from "../query-bound.js";
 import { chunks } from "./csv-export-lines.js";
 import type { ExportReaderConfig, ExportReply, ExportRequest } from "./export-thread.js";
 
@@ -20,9 +21,11 @@ const pool = new pg.Pool({
   idleTimeoutMillis: config.idleTimeoutMs,
   keepAlive: true,
   keepAliveInitialDelayMillis: 10_000,
-  // A network that stopped answering fails the statement instead of holding the export forever.
-  ...(config.queryTimeoutMs ? { query_timeout: config.queryTimeoutMs } : {}),
 });
+// A network that stopped answering fails the chunk's statement (and closes its connection)
+// instead of holding the export forever, as on the DataSource's own pool.
+const queryTimeoutMs = config.queryTimeoutMs;
+if (queryTimeoutMs) pool.on("acquire", (client) => boundQueries(client as unknown as Parameters<typeof boundQueries>[0], queryTimeoutMs));
 // An idle connection that breaks (the server restarted) is dropped by the pool; the next export
 // opens a new one. Without a listener the 'error' would end the thread.
 pool.on("error", () => {});
