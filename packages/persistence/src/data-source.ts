@@ -11,7 +11,6 @@ import { MIGRATIONS } from "./migrations/index.js";
 import { LOCK_FILE, lockDataDir } from "./data-dir-lock.js";
 import { DEFAULT_TEMPLATE_CACHE_DIR, discardTemplate, freshClusterImage } from "./pglite-template.js";
 import { pgliteDriver, type PglitePool } from "./pglite-driver.js";
-import { boundQueries, type PgClientLike } from "./query-bound.js";
 
 export interface DataSourceConfig {
   /** PostgreSQL connection string (`DATABASE_URL`): server mode. */
@@ -36,14 +35,6 @@ export interface DataSourceConfig {
 /** Server mode: how long opening a connection may take before the query fails (retryable). */
 export const CONNECT_TIMEOUT_MS = 5_000;
 
-/** How the DataSources made here in server mode reach their server, for what opens connections of its own (the export's thread). */
-const serverConnections = new WeakMap<DataSource, { readonly url: string; readonly queryTimeoutMs?: number }>();
-
-/** The server `ds` connects to and its query timeout; null for embedded PGlite or a DataSource not made by createDataSource. */
-export function serverConnectionOf(ds: DataSource): { readonly url: string; readonly queryTimeoutMs?: number } | null {
-  return serverConnections.get(ds) ?? null;
-}
-
 /**
  * A TypeORM DataSource (not yet initialised) on PostgreSQL when `url` is given, else on embedded
  * PGlite. Both run the same migrations on `initialize()`. Extensions are never installed:
@@ -66,9 +57,7 @@ export function createDataSource(config: DataSourceConfig = {}, o: { readonly mi
     // TCP keep-alive notices a peer that vanished without a FIN.
     const extra = { keepAlive: true, keepAliveInitialDelayMillis: 10_000 };
     // Migrations may run longer than a query timeout allows: openDataSource runs them first on a pool without one.
-    const ds = new DataSource({ ...common, migrationsRun: common.migrationsRun && !config.queryTimeoutMs, url: config.url, poolSize: config.poolSize ?? 10, connectTimeoutMS: CONNECT_TIMEOUT_MS, extra });
-    serverConnections.set(ds, { url: config.url, ...(config.queryTimeoutMs ? { queryTimeoutMs: config.queryTimeoutMs } : {}) });
-    return ds;
+    return new DataSource({ ...common, migrationsRun: common.migrationsRun && !config.queryTimeoutMs, url: config.url, poolSize: config.poolSize ?? 10, connectTimeoutMS: CONNECT_TIMEOUT_MS, extra });
   }
   const dataDir = config.dataDir === undefined || config.dataDir === "memory://" ? undefined : config.dataDir;
   const startParams = [...PGlite.defaultStartParams, ...EMBEDDED_SETTINGS];
@@ -207,4 +196,31 @@ async function openEmbedded(config: DataSourceConfig): Promise<DataSource> {
     await ds.destroy().catch(() => undefined);
     throw e;
   }
+}
+
+interface PgClientLike {
+  query(...args: unknown[]): unknown;
+  connection?: { stream?: { destroy(err?: Error): void } };
+}
+const bounded = new WeakSet<PgClientLike>();
+
+/**
+ * A query with no answer within `ms` closes its connection. pg's own `query_timeout` is not used:
+ * it fails the query but keeps the connection, and a ROLLBACK queued behind the unanswered
+ * statement times out unsent, so the connection goes back to the pool still inside the failed
+ * transaction and the next user's COMMIT commits its half. Closing the socket fails every query
+ * on it, the pool drops the client, and the server rolls the transaction back. Streams (exports)
+ * are left alone: they end when their reader stops.
+ */
+function boundQueries(client: PgClientLike, ms: number): void {
+  if (bounded.has(client)) return;
+  bounded.add(client);
+  const query = client.query.bind(client);
+  client.query = (...args: unknown[]) => {
+    const first = args[0] as { submit?: unknown } | undefined;
+    if (typeof args.at(-1) === "function" || (first && typeof first === "object" && typeof first.submit === "function")) return query(...args);
+    const timer = setTimeout(() => client.connection?.stream?.destroy(new Error("Query read timeout")), ms);
+    const result = query(...args) as Promise<unknown>;
+    return result.finally(() => clearTimeout(timer));
+  };
 }
