@@ -10,6 +10,7 @@ import http from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Worker } from "node:worker_threads";
 import { apiKeyFromSecret } from "@svc/server-ports";
 import { sleep, spawnApp, type Child } from "../bench/async/support.js";
 
@@ -172,6 +173,73 @@ export function request(port: number, method: string, path: string, body?: unkno
     req.on("error", (e) => resolve({ status: 0, body: String(e), headers: {}, ms: performance.now() - t0 }));
     req.end(body === undefined ? undefined : JSON.stringify(body));
   });
+}
+
+/**
+ * The code of `exportClient`'s thread (plain JavaScript, so it runs the same under tsx and node):
+ * GET requests whose bodies are counted, not kept: only their first and last bytes come back.
+ */
+const EXPORT_CLIENT = `
+const { parentPort } = require("node:worker_threads");
+const http = require("node:http");
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+const ENDS = 64;
+parentPort.on("message", ({ id, port, path, key, timeoutMs }) => {
+  const t0 = performance.now();
+  let bytes = 0, head = null, tail = Buffer.alloc(0), sent = false;
+  const done = (status, headers, body) => {
+    if (sent) return;
+    sent = true;
+    parentPort.postMessage({ id, status, bytes, headers, ms: performance.now() - t0,
+      body: body ?? (bytes <= ENDS ? tail.toString("utf8") : (head ? head.toString("utf8") : "") + "\u2026" + tail.toString("utf8")) });
+  };
+  const req = http.request({ host: "127.0.0.1", port, path, method: "GET", agent, timeout: timeoutMs, headers: { "x-api-key": key } }, (res) => {
+    res.on("data", (d) => {
+      bytes += d.length;
+      if (!head) head = Buffer.from(d.subarray(0, ENDS));
+      tail = Buffer.from(Buffer.concat([tail, d.subarray(Math.max(0, d.length - ENDS))]).subarray(-ENDS));
+    });
+    res.on("end", () => done(res.statusCode || 0, res.headers));
+    res.on("error", () => done(0, {}, ""));
+    // A connection dropped before the end: no 'end', and not always an 'error'.
+    res.on("close", () => done(res.complete ? res.statusCode || 0 : 0, res.headers, res.complete ? undefined : ""));
+  });
+  req.on("timeout", () => req.destroy(new Error("timeout")));
+  req.on("error", (e) => done(0, {}, String(e)));
+  req.end();
+});`;
+
+/**
+ * GET requests made and read on a thread of their own, for answers of megabytes (exports). Read
+ * on the load generator's own thread, such bodies cost it event-loop time and garbage
+ * collections, and the latency it measures for every other answer in flight meanwhile would
+ * include those pauses: the server would be charged for the client's work. `body` holds the
+ * answer's first and last 64 bytes (joined by "…" when longer), enough to see that it is whole.
+ */
+export function exportClient(): { get(port: number, path: string, timeoutMs?: number): Promise<Answer & { readonly bytes: number }>; close(): Promise<void> } {
+  const w = new Worker(EXPORT_CLIENT, { eval: true });
+  const waiting = new Map<number, (a: Answer & { readonly bytes: number }) => void>();
+  let next = 0;
+  w.on("message", (m: Answer & { id: number; bytes: number }) => {
+    const { id, ...a } = m;
+    waiting.get(id)?.(a);
+    waiting.delete(id);
+  });
+  w.on("error", (e) => {
+    for (const r of waiting.values()) r({ status: 0, body: String(e), bytes: 0, headers: {}, ms: 0 });
+    waiting.clear();
+  });
+  return {
+    get: (port, path, timeoutMs = 60_000) =>
+      new Promise((resolve) => {
+        const id = next++;
+        waiting.set(id, resolve);
+        w.postMessage({ id, port, path, key: SOAK_KEY, timeoutMs });
+      }),
+    close: async () => {
+      await w.terminate();
+    },
+  };
 }
 
 /** `concurrency` loops, each sending `next(i)` back to back, until `stop()`; every answer goes to `onAnswer`. */

@@ -1,0 +1,50 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { exportIsWhole } from "./mix.js";
+import { exportClient } from "./support.js";
+
+describe("the soak's export client (answers read on a thread of their own)", () => {
+  let server: http.Server;
+  let port = 0;
+  const client = exportClient();
+  const BIG = `id,created_at,x\r\n${"chk_0123456789,2026-11-27T00:00:00.000Z,domain\r\n".repeat(100_000)}`;
+
+  beforeAll(async () => {
+    server = http.createServer((req, res) => {
+      if (req.url === "/big") return void res.end(BIG);
+      if (req.url === "/small") return void res.writeHead(404).end("not here");
+      if (req.url === "/key") return void res.end(String(req.headers["x-api-key"] ?? ""));
+      // Cut short: headers and part of the body, then the connection is dropped.
+      res.writeHead(200, { "content-type": "text/csv" });
+      res.write("id,created_at,x\r\nchk_1,");
+      setTimeout(() => res.socket?.destroy(), 50);
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    port = (server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await client.close();
+    await new Promise((r) => server.close(r));
+  });
+
+  it("counts a large body's bytes and keeps only its ends", async () => {
+    const a = await client.get(port, "/big");
+    expect(a.status).toBe(200);
+    expect(a.bytes).toBe(Buffer.byteLength(BIG));
+    expect(a.body).toBe(`${BIG.slice(0, 64)}…${BIG.slice(-64)}`);
+    expect(exportIsWhole(a.body)).toBe(true);
+    expect(a.ms).toBeGreaterThan(0);
+  });
+
+  it("gives a short body whole, with its status, and sends the soak's key", async () => {
+    expect(await client.get(port, "/small")).toMatchObject({ status: 404, body: "not here", bytes: 8 });
+    expect((await client.get(port, "/key")).body).toMatch(/^svc_/);
+  });
+
+  it("an answer cut short is not a whole export", async () => {
+    const a = await client.get(port, "/cut");
+    expect(a.status === 0 || !exportIsWhole(a.body)).toBe(true);
+    expect(exportIsWhole("id,created_at,x\r\nchk_1,")).toBe(false);
+  });
+});
