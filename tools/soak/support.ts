@@ -193,10 +193,10 @@ parentPort.on("message", ({ id, port, path, key, timeoutMs }) => {
     parentPort.postMessage({ id, status, bytes, headers, ms: performance.now() - t0,
       body: body ?? (bytes <= ENDS ? tail.toString("utf8") : (head ? head.toString("utf8") : "") + "\u2026" + tail.toString("utf8")) });
   };
-  const req = http.request({ host: "127.0.0.1", port, path, method: "GET", agent, timeout: timeoutMs, headers: { "x-api-key": key } }, (res) => {
+  const req = http.request({ host: "127.0.0.1", port, path, method: "GET", agent, headers: { "x-api-key": key } }, (res) => {
     res.on("data", (d) => {
       bytes += d.length;
-      if (!head) head = Buffer.from(d.subarray(0, ENDS));
+      if (!head || head.length < ENDS) head = Buffer.concat([head ?? Buffer.alloc(0), d.subarray(0, ENDS - (head ? head.length : 0))]);
       tail = Buffer.from(Buffer.concat([tail, d.subarray(Math.max(0, d.length - ENDS))]).subarray(-ENDS));
     });
     res.on("end", () => done(res.statusCode || 0, res.headers));
@@ -204,7 +204,9 @@ parentPort.on("message", ({ id, port, path, key, timeoutMs }) => {
     // A connection dropped before the end: no 'end', and not always an 'error'.
     res.on("close", () => done(res.complete ? res.statusCode || 0 : 0, res.headers, res.complete ? undefined : ""));
   });
-  req.on("timeout", () => req.destroy(new Error("timeout")));
+  // A limit on the whole request, not only on a pause between chunks: an export that trickles fails too.
+  const timer = setTimeout(() => req.destroy(new Error("timeout")), timeoutMs);
+  req.on("close", () => clearTimeout(timer));
   req.on("error", (e) => done(0, {}, String(e)));
   req.end();
 });`;
@@ -217,27 +219,35 @@ parentPort.on("message", ({ id, port, path, key, timeoutMs }) => {
  * answer's first and last 64 bytes (joined by "…" when longer), enough to see that it is whole.
  */
 export function exportClient(): { get(port: number, path: string, timeoutMs?: number): Promise<Answer & { readonly bytes: number }>; close(): Promise<void> } {
+  type Reply = Answer & { readonly bytes: number };
   const w = new Worker(EXPORT_CLIENT, { eval: true });
-  const waiting = new Map<number, (a: Answer & { readonly bytes: number }) => void>();
+  const waiting = new Map<number, (a: Reply) => void>();
   let next = 0;
-  w.on("message", (m: Answer & { id: number; bytes: number }) => {
+  /** Why the thread is gone (then every request, waiting or new, fails at once with status 0). */
+  let gone: string | null = null;
+  const failAll = (why: string): void => {
+    gone ??= why;
+    for (const r of waiting.values()) r({ status: 0, body: gone, bytes: 0, headers: {}, ms: 0 });
+    waiting.clear();
+  };
+  w.on("message", (m: Reply & { id: number }) => {
     const { id, ...a } = m;
     waiting.get(id)?.(a);
     waiting.delete(id);
   });
-  w.on("error", (e) => {
-    for (const r of waiting.values()) r({ status: 0, body: String(e), bytes: 0, headers: {}, ms: 0 });
-    waiting.clear();
-  });
+  w.on("error", (e) => failAll(`the export client's thread failed: ${String(e)}`));
+  w.on("exit", (code) => failAll(`the export client's thread stopped (exit code ${code})`));
   return {
     get: (port, path, timeoutMs = 60_000) =>
       new Promise((resolve) => {
+        if (gone !== null) return resolve({ status: 0, body: gone, bytes: 0, headers: {}, ms: 0 });
         const id = next++;
         waiting.set(id, resolve);
         w.postMessage({ id, port, path, key: SOAK_KEY, timeoutMs });
       }),
     close: async () => {
       await w.terminate();
+      failAll("the export client was closed");
     },
   };
 }
