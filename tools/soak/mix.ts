@@ -6,7 +6,8 @@
  * phase also warms the processes), then open-loop for `minutes` at 70 % of that capacity (or at `rate`).
  * Every 5 s: the API's RSS, the database's connection count. Figures of the open-loop phase:
  * error rate, p50/p99 per kind, RSS trend over the last half (MB/min, least squares), connections
- * at the end of the soak vs. the most its first half held. PASS: 0 errors in both phases,
+ * at the end of the soak vs. the most its first half held. Exports are sent and read on a thread
+ * of their own (`exportClient`, decision 0113); one that is not whole counts as an error. PASS: 0 errors in both phases,
  * p99 of screen within the budget (50 ms unless given), RSS growth over the last half ≤ 2 MB/min,
  * connections bounded. `weights` replaces the mix (percentages summing to 100), to see which kind
  * makes a tail.
