@@ -1,6 +1,6 @@
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { ScreenRequestBody } from "@svc/contracts";
-import { InvalidCursorError, checkCoversEntity, openCursor, parseEntity, screenBatch, screenEntity, sealCursor, serialisedOnce, syncReportedWith, type RiskLevel, type Screened, type Verdict } from "@svc/core";
+import { InvalidCursorError, checkCoversEntity, openCursor, parseEntity, screenBatch, sealCursor, serialisedOnce, syncReportedWith, type RiskLevel, type Screened, type Verdict } from "@svc/core";
 import type { Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { auditExportCsv } from "./audit-export.js";
@@ -12,7 +12,7 @@ import { registerAuthRoutes } from "./web/auth-routes.js";
 import { registerDashboardRoutes } from "./web/dashboard-routes.js";
 import { bodyLimit } from "./middleware/body-limit.js";
 import { jsonBody } from "./middleware/json-body.js";
-import { ChargeRoom, charged, rateLimitHeaders } from "./middleware/rate-limit.js";
+import { charged, rateLimitHeaders } from "./middleware/rate-limit.js";
 import { requestId, requestIdOf } from "./middleware/request-id.js";
 import { httpMetrics, metricsRoute } from "./middleware/metrics.js";
 import { routeGuard } from "./middleware/route-guard.js";
@@ -143,27 +143,14 @@ export function createApp(s: ApiServices): OpenAPIHono {
     return c.body(`{"results":[${items.join(",")}],"summary":${JSON.stringify(body.summary)}}`, 200, { "content-type": "application/json" }) as never;
   };
 
-  // What each key's last charge left room for: screening starts beside the charge when it fits (decision 0114).
-  const room = new ChargeRoom();
-  /** Starts `work` before the charge when the key's last charge left room for `cost`, else null. */
-  const early = <T>(keyId: string, cost: number, work: () => Promise<T>): Promise<T> | null => {
-    if (!room.fits(keyId, cost)) return null;
-    const started = work();
-    // A refused charge leaves it unread; its failure is reported by the await that reads it.
-    started.catch(() => {});
-    return started;
-  };
-
   const screen = async (c: Context, body: ScreenRequestBody) => {
     const caller = callerOf(c);
     const result = await idempotent(c, s, caller.accountId, async (claim) => {
       // A retry of a request that died after storing its check answers that check (already charged).
       const stored = claim?.recovered ? await s.checks.byIdempotencyKey(caller.accountId, claim.key, claim.recovered.claimed_at) : [];
       if (stored[0]) return { status: 200, body: stored[0].verdict };
-      // Reads only: nothing is written before the charge is taken.
-      const screening = early(caller.keyId, 1, () => screenEntity(body, s.screening));
       // An invalid entity or a failure of ours costs nothing: the charge is refunded.
-      const r = await charged(c, s, caller, 1, () => runCheck(s, caller, body, claim?.key, screening ?? undefined), undefined, room);
+      const r = await charged(c, s, caller, 1, () => runCheck(s, caller, body, claim?.key));
       return { status: 200, body: r.verdict };
     });
     return respond(c, result);
@@ -181,10 +168,9 @@ export function createApp(s: ApiServices): OpenAPIHono {
     const body = c.req.valid("json");
     const requests = body.entities.map((e) => (typeof e === "string" ? { entity_value: e } : e));
     const result = await idempotent(c, s, caller.accountId, async (claim) => {
-      // All entities in flight at once, so their database lookups coalesce into one statement each.
-      const screenAll = () => screenBatch(requests, s.screening, { concurrency: requests.length });
-      const run = async (earlier: ReadonlyMap<string, Verdict>, screening: ReturnType<typeof screenAll> | null = null) => {
-        const items = await (screening ?? screenAll());
+      const run = async (earlier: ReadonlyMap<string, Verdict>) => {
+        // All entities in flight at once, so their database lookups coalesce into one statement each.
+        const items = await screenBatch(requests, s.screening, { concurrency: requests.length });
         const answer = (r: Screened): Verdict => earlier.get(r.entity.id) ?? r.verdict;
         const writes = new Map<string, Promise<void>>();
         for (const item of items) {
@@ -209,10 +195,8 @@ export function createApp(s: ApiServices): OpenAPIHono {
       // stores only the rest; the dead request had already been charged for the whole batch.
       const earlier = claim?.recovered ? await s.checks.byIdempotencyKey(caller.accountId, claim.key, claim.recovered.claimed_at) : [];
       if (earlier.length > 0) return run(new Map(earlier.map((r) => [r.entity.id, r.verdict])));
-      // Charged up front (the limits stay exact under concurrency); the entities that got no verdict
-      // are refunded. Screening (reads only) starts beside the charge when the key has room for it.
-      const screening = early(caller.keyId, requests.length, screenAll);
-      return charged(c, s, caller, requests.length, () => run(new Map(), screening), (r) => r.body.summary.error, room);
+      // Charged up front (the limits stay exact under concurrency); the entities that got no verdict are refunded.
+      return charged(c, s, caller, requests.length, () => run(new Map()), (r) => r.body.summary.error);
     });
     return respondBatch(c, result);
   });

@@ -1,15 +1,12 @@
-import { auditRecordOf, hostAndParents, hostOf, screenEntity, type Entity, type NewGraphEdge, type ScreenRequest, type ScreenResult, type Screened } from "@svc/core";
+import { auditRecordOf, hostAndParents, hostOf, screenEntity, type Entity, type NewGraphEdge, type ScreenRequest, type Screened } from "@svc/core";
 import { countCheck } from "@svc/metrics";
 import { entityProblem, problem } from "./problem.js";
 import type { ApiServices } from "./services.js";
 import type { Caller } from "./middleware/auth.js";
 
-/**
- * Screens one entity and commits its audit record (under the request's Idempotency-Key, if any)
- * before answering. `screening`: the same request's screening, started earlier (decision 0114).
- */
-export async function runCheck(s: ApiServices, caller: Caller, request: ScreenRequest & { entity_value: string }, idempotencyKey?: string, screening?: Promise<ScreenResult>): Promise<Screened> {
-  const r = await (screening ?? screenEntity(request, s.screening));
+/** Screens one entity and commits its audit record (under the request's Idempotency-Key, if any) before answering. */
+export async function runCheck(s: ApiServices, caller: Caller, request: ScreenRequest & { entity_value: string }, idempotencyKey?: string): Promise<Screened> {
+  const r = await screenEntity(request, s.screening);
   if (!r.ok) throw problem(entityProblem(r.error));
   await record(s, caller, request, r, idempotencyKey);
   return r;

@@ -34,34 +34,6 @@ export function callerLimits(s: Pick<ApiServices, "plans">, caller: Caller): Pla
 export interface Charge {
   /** Gives back `n` of the checks charged (work that produced no verdict). */
   refund(n: number): Promise<void>;
-  /** Checks the key's limits could still take after this charge (the smaller of minute and month; Infinity for unlimited). */
-  readonly room: number;
-}
-
-/** Keys remembered at most (a process's hint, not a limit: beyond it the oldest are forgotten). */
-const ROOM_KEYS = 10_000;
-
-/**
- * What the last charge of each key left room for, as this process saw it (decision 0114). A route
- * may start a request's reads before its charge is answered when the key's last charge left room
- * for it: screening reads nothing it writes, so a request refused after all has cost some reads
- * and nothing else. A key at or over a limit (or not seen yet) is charged first, as before, so
- * requests a limit refuses cost no screening. It is a hint only: the charge itself decides.
- */
-export class ChargeRoom {
-  private readonly left = new Map<string, number>();
-
-  /** Whether the key's last charge here left room for `cost` more checks. */
-  fits(keyId: string, cost: number): boolean {
-    return (this.left.get(keyId) ?? 0) >= cost;
-  }
-
-  note(keyId: string, room: number): void {
-    this.left.delete(keyId);
-    if (room <= 0) return;
-    if (this.left.size >= ROOM_KEYS) this.left.delete(this.left.keys().next().value as string);
-    this.left.set(keyId, room);
-  }
 }
 
 /**
@@ -120,7 +92,6 @@ export async function charge(c: Context, s: RateServices, caller: Caller, cost: 
   }
   let refunded = 0;
   return {
-    room: Math.min(minute ? minute.remaining : Infinity, limits.per_month === null ? Infinity : hit.remaining),
     async refund(n: number) {
       const give = Math.min(n, cost - refunded);
       if (give <= 0) return;
@@ -149,17 +120,9 @@ const quotaExceeded = (plan: string, perMonth: number, remaining: number, cost: 
 /**
  * Charges `cost`, runs the work, and refunds what produced no verdict: everything when the
  * work throws (an invalid entity, a failure of ours), `uncharged(result)` when it returns.
- * `room`, when given, learns what the charge left (or that it was refused).
  */
-export async function charged<T>(c: Context, s: RateServices, caller: Caller, cost: number, work: () => Promise<T>, uncharged: (result: T) => number = () => 0, room?: ChargeRoom): Promise<T> {
-  let bill: Charge;
-  try {
-    bill = await charge(c, s, caller, cost);
-  } catch (e) {
-    room?.note(caller.keyId, 0);
-    throw e;
-  }
-  room?.note(caller.keyId, bill.room);
+export async function charged<T>(c: Context, s: RateServices, caller: Caller, cost: number, work: () => Promise<T>, uncharged: (result: T) => number = () => 0): Promise<T> {
+  const bill = await charge(c, s, caller, cost);
   let result: T;
   try {
     result = await work();
