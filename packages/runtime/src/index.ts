@@ -4,7 +4,7 @@
 export * from "./config/index.js";
 export { auditKeysOf, type AuditKeys } from "./audit-keys.js";
 export { openBotRuntime, type BotOverrides, type BotRuntime, type BotSettings } from "./bots.js";
-export { createLogger, REDACTED_PATHS, requestLogger, type Logger, type LoggerOptions } from "./logger.js";
+export { createLogger, LOG_SECRETS, redactSecrets, requestLogger, type Logger, type LoggerOptions } from "./logger.js";
 export { openJobQueue, type QueueOptions } from "./queue.js";
 export { reputationProviders, screeningDeps, screeningPort, type ScreeningOptions } from "./screening.js";
 export { createEmbeddedDatabaseApart, embeddedDataDir, openStorage, storageLabel, type StorageOptions, type StorageSettings } from "./storage.js";

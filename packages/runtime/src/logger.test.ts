@@ -1,8 +1,8 @@
 import { Writable } from "node:stream";
 import { openDataSource } from "@svc/persistence";
 import { QueryFailedError } from "typeorm";
-import { expect, it } from "vitest";
-import { createLogger } from "./logger.js";
+import { describe, expect, it } from "vitest";
+import { createLogger, redactSecrets } from "./logger.js";
 
 it("logs a failing query's error with its code and SQL but without its parameters", { timeout: 120_000 }, async () => {
   const ds = await openDataSource({ dataDir: "memory://" });
@@ -28,4 +28,45 @@ it("logs a failing query's error with its code and SQL but without its parameter
   expect(line.err.type).toBe("QueryFailedError");
   expect(line.err.query).toContain("INSERT INTO accounts");
   expect(line.err.driver.code).toBe("23505");
+});
+
+describe("redactSecrets", () => {
+  const lines = () => {
+    let out = "";
+    const logger = createLogger("info", new Writable({ write: (chunk: Buffer, _e, cb) => ((out += chunk.toString()), cb()) }));
+    return { logger, read: () => out.trim().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>) };
+  };
+
+  it("blanks secret headers where requests put them, and credential or secret-setting names at the top or one object down", () => {
+    const { logger, read } = lines();
+    logger.info({ req: { method: "GET", headers: { authorization: "Bearer a", "x-api-key": "b", accept: "*/*" }, token: "c" }, res: { headers: { "set-cookie": "d" } }, headers: { cookie: "e", "x-slack-signature": "f", password: "g", host: "h" } }, "request");
+    logger.info({ apiKey: "i", SVC_AUDIT_KEY: "j", config: { TELEGRAM_BOT_TOKEN: "k", PORT: 3000 }, nested: { deeper: { password: "kept: two objects down" } } }, "fields");
+    const [a, b] = read();
+    expect(a).toMatchObject({
+      req: { method: "GET", headers: { authorization: "[redacted]", "x-api-key": "[redacted]", accept: "*/*" }, token: "[redacted]" },
+      res: { headers: { "set-cookie": "[redacted]" } },
+      headers: { cookie: "[redacted]", "x-slack-signature": "[redacted]", password: "[redacted]", host: "h" },
+    });
+    expect(b).toMatchObject({ apiKey: "[redacted]", SVC_AUDIT_KEY: "[redacted]", config: { TELEGRAM_BOT_TOKEN: "[redacted]", PORT: 3000 }, nested: { deeper: { password: "kept: two objects down" } } });
+  });
+
+  it("never changes the caller's objects, keeps an error an error, and hands back a line without secrets as it is", () => {
+    const headers = { authorization: "Bearer a" };
+    const line = { req: { headers }, token: "t" };
+    const out = redactSecrets(line);
+    expect(line).toEqual({ req: { headers: { authorization: "Bearer a" } }, token: "t" });
+    expect(out).toEqual({ req: { headers: { authorization: "[redacted]" } }, token: "[redacted]" });
+    const err = Object.assign(new Error("boom"), { password: "p" });
+    const e = redactSecrets({ err }).err as Error & { password: string };
+    expect(e).toBeInstanceOf(Error);
+    expect([e.message, e.password, err.password]).toEqual(["boom", "[redacted]", "p"]);
+    const plain = { request_id: "req_1", method: "POST", path: "/v1/screen", status: 200, ms: 3 };
+    expect(redactSecrets(plain)).toBe(plain);
+  });
+
+  it("blanks secrets in a child logger's bindings", () => {
+    const { logger, read } = lines();
+    logger.child({ token: "secret-binding", request_id: "req_2" }).info("child");
+    expect(read()[0]).toMatchObject({ token: "[redacted]", request_id: "req_2" });
+  });
 });
