@@ -64,9 +64,38 @@ describe("redactSecrets", () => {
     expect(redactSecrets(plain)).toBe(plain);
   });
 
-  it("blanks secrets in a child logger's bindings", () => {
+  it("blanks secrets in children's bindings (a child's child, bindings set later, a child's own formatter)", () => {
     const { logger, read } = lines();
     logger.child({ token: "secret-binding", request_id: "req_2" }).info("child");
-    expect(read()[0]).toMatchObject({ token: "[redacted]", request_id: "req_2" });
+    logger.child({ request_id: "req_3" }).child({ nested: { password: "p-two" } }).info("grandchild");
+    const later = logger.child({ request_id: "req_4" });
+    later.setBindings({ secret: "set-later" });
+    later.info("set later");
+    logger.child({}, { formatters: { log: (o: object) => ({ ...o, extra: 1 }) } }).info({ apiKey: "own-formatter" }, "own formatter");
+    const [a, b, c, d] = read();
+    expect(a).toMatchObject({ token: "[redacted]", request_id: "req_2" });
+    expect(b).toMatchObject({ request_id: "req_3", nested: { password: "[redacted]" } });
+    expect(c).toMatchObject({ request_id: "req_4", secret: "[redacted]" });
+    expect(d).toMatchObject({ apiKey: "[redacted]", extra: 1 });
+  });
+
+  it("blanks objects a message interpolates, and an error's own secret fields, written through the logger", () => {
+    const { logger, read } = lines();
+    logger.info("settings %j", { token: "interpolated", a: { password: "p-three" } });
+    logger.error(Object.assign(new Error("boom"), { password: "err-secret" }));
+    const out = JSON.stringify(read());
+    for (const s of ["interpolated", "p-three", "err-secret"]) expect(out).not.toContain(s);
+    expect(out).toContain("boom");
+  });
+
+  it("copies frozen, read-only and accessor-held values instead of writing to them or calling their setters", () => {
+    let stored = "accessor-secret";
+    const withAccessor = Object.defineProperty({}, "token", { get: () => stored, set: (v: string) => (stored = v), enumerable: true });
+    const readOnly = Object.defineProperty({}, "token", { value: "read-only-secret", enumerable: true, writable: false });
+    const line = { config: Object.freeze({ TELEGRAM_BOT_TOKEN: "frozen-secret" }), req: Object.freeze({ headers: Object.freeze({ authorization: "Bearer frozen" }) }), a: withAccessor, b: readOnly };
+    const out = JSON.stringify(redactSecrets(line));
+    for (const s of ["frozen-secret", "Bearer frozen", "accessor-secret", "read-only-secret"]) expect(out).not.toContain(s);
+    expect(stored).toBe("accessor-secret");
+    expect(readOnly).toEqual({ token: "read-only-secret" });
   });
 });
