@@ -134,7 +134,8 @@ export function createLogger(level: string, o: LoggerOptions | DestinationStream
   logger.child = function (this: Logger, bindings: Record<string, unknown>, childOptions?: ChildOptions) {
     const own = childOptions?.formatters?.log;
     const o = own ? { ...childOptions, formatters: { ...childOptions.formatters, log: (line: Fields) => redactSecrets(own(line)) } } : childOptions;
-    return child.call(this, redactSecrets(bindings ?? {}), o as never);
+    // Missing bindings are pino's to refuse.
+    return child.call(this, bindings == null ? bindings : redactSecrets(bindings), o as never);
   } as Logger["child"];
   const setBindings = logger.setBindings;
   logger.setBindings = function (this: Logger, bindings: Record<string, unknown>) {
