@@ -39,7 +39,11 @@ type Hashed = NewAuditRecord & { readonly prev_hash: string | null };
  * keys, RFC 8785 number form) of the record, `prev_hash`, the key id and the listed columns.
  */
 export function recordMacInput(record: Hashed, keyId: string, columns: AuditColumns = auditColumnsOf(record)): string {
-  return `svc.audit.v2\n${canonicalJson({ ...hashedFields(record), hash_version: 2, hash_key_id: keyId, columns })}`;
+  const covered: HashedFields & { hash_version?: 2; hash_key_id?: string; columns?: AuditColumns } = hashedFields(record);
+  covered.hash_version = 2;
+  covered.hash_key_id = keyId;
+  covered.columns = columns;
+  return `svc.audit.v2\n${canonicalJson(covered)}`;
 }
 
 /** Version 1 (unkeyed) record hash: SHA-256 over the canonical JSON of the record's fields and `prev_hash`. */
@@ -63,10 +67,13 @@ export function sealRecord(record: NewAuditRecord, prevHash: string | null, mac:
   serialiseOnce(record.signals);
   if (Object.isFrozen(record.data_versions)) serialiseOnce(record.data_versions);
   canonicalJsonOnce(record.verdict);
-  const fields = hashedFields({ ...record, created_at: at.toISOString(), prev_hash: prevHash });
-  const hash = mac.mac(mac.keyId, recordMacInput(fields, mac.keyId));
+  const hash = mac.mac(mac.keyId, recordMacInput(hashedFields(record, at.toISOString(), prevHash), mac.keyId));
   if (hash === null) throw new Error(`audit key ${mac.keyId} is not available`);
-  return { ...fields, record_hash: hash, hash_version: 2, hash_key_id: mac.keyId };
+  const sealed: Mutable<AuditRecord> = hashedFields(record, at.toISOString(), prevHash) as Mutable<AuditRecord>;
+  sealed.record_hash = hash;
+  sealed.hash_version = 2;
+  sealed.hash_key_id = mac.keyId;
+  return sealed;
 }
 
 /** `canonicalJsonOnce` for a part that is there (an object); anything else is left to the record's text. */
@@ -74,22 +81,31 @@ function serialiseOnce(part: unknown): void {
   if (part !== null && typeof part === "object") canonicalJsonOnce(part);
 }
 
-function hashedFields(r: Hashed): Omit<AuditRecord, "record_hash" | "hash_version" | "hash_key_id"> {
-  return {
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
+type HashedFields = Mutable<Omit<AuditRecord, "record_hash" | "hash_version" | "hash_key_id">>;
+
+/**
+ * The fields a record's hash covers, as a new object (`created_at` and `prev_hash` given apart
+ * when sealing). Built member by member, never by spreading a record: V8 allocated spread copies
+ * of these wide objects in the old generation, which only a full collection reclaims (decision 0115).
+ */
+function hashedFields(r: NewAuditRecord & { readonly prev_hash?: string | null }, createdAt: string = r.created_at, prevHash: string | null = r.prev_hash ?? null): HashedFields {
+  const fields: HashedFields = {
     id: r.id,
     account_id: r.account_id,
-    created_at: r.created_at,
+    created_at: createdAt,
     request: r.request,
     entity: r.entity,
     verdict: r.verdict,
     source_outcomes: r.source_outcomes,
     ruleset: r.ruleset,
     data_versions: r.data_versions,
-    // Only when present, so records stored before the field still verify.
-    ...(r.signals ? { signals: r.signals } : {}),
     actor: { key_id: r.actor.key_id, channel: r.actor.channel },
-    prev_hash: r.prev_hash,
+    prev_hash: prevHash,
   };
+  // Only when present, so records stored before the field still verify.
+  if (r.signals) fields.signals = r.signals;
+  return fields;
 }
 
 /** The end of an account's chain as the store keeps it, with its own keyed hash (`head_mac`). */
