@@ -3,6 +3,7 @@ import type { DataSource } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HmacAuditKeyring } from "./audit-keys.js";
 import { copyExportCsv } from "./repositories/csv-export.js";
+import { binaryCopyRow } from "./repositories/csv-export-lines.js";
 import { TypeOrmCheckRepository } from "./repositories/typeorm-check-repository.js";
 import { ReusableTestDatabases } from "./reusable-test-databases.js";
 
@@ -92,4 +93,30 @@ describe.skipIf(!url)("the export of stored lines on PostgreSQL", () => {
     const pglite = await dbs.get("pglite");
     expect(copyExportCsv(pglite, account)).toBeNull();
   }, 60_000);
+});
+
+describe("one row of binary COPY output", () => {
+  const header = Buffer.concat([Buffer.from("PGCOPY\n\xff\r\n\0", "latin1"), Buffer.from([0, 0, 0, 0, 0, 0, 0, 0])]);
+  const field = (v: string | null) => (v === null ? Buffer.from([0xff, 0xff, 0xff, 0xff]) : Buffer.concat([int32(Buffer.byteLength(v)), Buffer.from(v, "utf8")]));
+  const int32 = (n: number) => { const b = Buffer.alloc(4); b.writeInt32BE(n); return b; };
+  const int16 = (n: number) => { const b = Buffer.alloc(2); b.writeInt16BE(n); return b; };
+  const row = (...values: (string | null)[]) => Buffer.concat([int16(values.length), ...values.map(field)]);
+  const trailer = int16(-1);
+
+  it("gives each column's bytes as stored, null for NULL", () => {
+    const out = binaryCopyRow(Buffer.concat([header, row("a,b\r\nÄ€\r\n", null, "chk_1"), trailer]), 3);
+    expect(out.map((b) => b?.toString("utf8") ?? null)).toEqual(["a,b\r\nÄ€\r\n", null, "chk_1"]);
+  });
+
+  it("skips a header extension", () => {
+    const extended = Buffer.concat([header.subarray(0, 15), int32(3), Buffer.from("xyz"), row("t"), trailer]);
+    expect(binaryCopyRow(extended, 1).map((b) => b?.toString())).toEqual(["t"]);
+  });
+
+  it("refuses what is not exactly one row of the columns asked for", () => {
+    expect(() => binaryCopyRow(Buffer.from("id,created_at\r\n"), 1)).toThrow(/signature/);
+    expect(() => binaryCopyRow(Buffer.concat([header, row("a", "b"), trailer]), 3)).toThrow(/3 columns/);
+    expect(() => binaryCopyRow(Buffer.concat([header, row("abc")]).subarray(0, -1), 1)).toThrow(/cut short/);
+    expect(() => binaryCopyRow(Buffer.concat([header, row("a"), row("b"), trailer]), 1)).toThrow(/more than one row/);
+  });
 });

@@ -1,16 +1,22 @@
 import type { CheckFilters } from "@svc/core";
 import pg from "pg";
+import { to as copyTo } from "pg-copy-streams";
 import { guardWhileBorrowed } from "./raw-sql.js";
 
 /**
  * The reading half of the audit export on PostgreSQL (csv-export.ts), loaded on the first export:
- * `pg` stays out of a process on embedded PGlite (docs/decisions/0091).
+ * `pg` and `pg-copy-streams` stay out of a process on embedded PGlite (docs/decisions/0091).
  *
  * Each check's CSV record is kept by the database in `check_exports.line` (decision 0112: made by
  * `check_export_of` when the check is inserted), in the bytes the API makes of `exportSummaries`
  * with csv-stringify: formula-safe cells, csv-stringify's quoting, CRLF between records. The
  * export joins them: one statement per chunk of `chunkRows` lines returns the chunk's text as one
- * value, so no row becomes a JavaScript object and no text is scanned or formatted here.
+ * value, so no row becomes a JavaScript object and no text is scanned or formatted here. That
+ * value comes by `COPY … TO STDOUT (FORMAT binary)`, which hands a text column's bytes over as
+ * they are stored: it never becomes a JavaScript string (node-pg decodes every value of a query's
+ * result into one, and a string of a chunk's size, ~3 MB, is allocated in V8's old generation,
+ * which only a full collection frees: exports made the API collect its whole heap several times
+ * a second under load; decision 0116).
  *
  * Chunks follow the key (account, created_at, id), each on a connection of the DataSource's pool
  * that goes back as soon as the chunk is read; the next chunk is read while the reader takes this
@@ -27,6 +33,7 @@ interface Keyset {
 }
 
 export interface PoolClient {
+  query<T extends pg.Submittable>(submittable: T): T;
   query<R>(config: { text: string }): Promise<{ rows: R[] }>;
   release(err?: Error | boolean): void;
   on(event: "error", listener: (err: Error) => void): unknown;
@@ -72,8 +79,8 @@ const keysetSql = (k: Keyset): string => {
 };
 
 /**
- * The lines after `after`, up to `chunkRows` of them, each ending in CRLF, as one piece of text,
- * and `next`: the last one's key, or null when no row is left after this chunk. One round trip:
+ * The lines after `after`, up to `chunkRows` of them, each ending in CRLF, as one piece of bytes,
+ * and `next`: the last one's key, or null when no row is left after this chunk. One statement:
  * the key is looked up by its own scan (OFFSET), and the lines reach `string_agg` in the order of
  * the subquery's index scan: a plain aggregate over one ordered subquery (no join, no grouping)
  * takes its rows as they come, the way PostgreSQL's documentation gives to order an aggregate's
@@ -89,20 +96,57 @@ async function readChunk(pool: { connect(): Promise<PoolClient> }, where: string
     // statistics lag behind its growth (recent rows are what an export usually asks for), the
     // planner may expect a few hundred rows and gather every row of the range in a bitmap scan
     // and sort them, for each chunk. The transaction only scopes these settings.
-    const results = (await client.query({
-      text: `BEGIN READ ONLY; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off;
-             SELECT (SELECT string_agg(line, E'\\r\\n') || E'\\r\\n' FROM (${chunk} LIMIT ${chunkRows}) c) AS text, last.created_at, last.id
-               FROM (SELECT 1) one LEFT JOIN (SELECT created_at::text AS created_at, id FROM (${chunk} OFFSET ${chunkRows - 1} LIMIT 1) k) last ON true;
-             COMMIT`,
-    })) as unknown as { rows: { text: string | null; created_at: string | null; id: string | null }[] }[];
+    await client.query({ text: "BEGIN READ ONLY; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off" });
+    const copy = client.query(copyTo(
+      `COPY (SELECT (SELECT string_agg(line, E'\\r\\n') || E'\\r\\n' FROM (${chunk} LIMIT ${chunkRows}) c) AS text, last.created_at, last.id
+               FROM (SELECT 1) one LEFT JOIN (SELECT created_at::text AS created_at, id FROM (${chunk} OFFSET ${chunkRows - 1} LIMIT 1) k) last ON true)
+         TO STDOUT (FORMAT binary)`,
+    ));
+    const parts: Buffer[] = [];
+    for await (const part of copy) parts.push(part as Buffer);
+    await client.query({ text: "COMMIT" });
     borrowed.release();
-    const row = results.at(-2)?.rows[0]; // the SELECT, before COMMIT
-    // The text comes as a string (node-pg decodes every text result) and goes on as UTF-8 bytes.
-    return { text: row?.text ? Buffer.from(row.text, "utf8") : null, next: row?.created_at && row.id ? { created_at: row.created_at, id: row.id } : null };
+    const [text, createdAt, id] = binaryCopyRow(Buffer.concat(parts), 3);
+    return { text: text ?? null, next: createdAt && id ? { created_at: createdAt.toString("utf8"), id: id.toString("utf8") } : null };
   } catch (e) {
     // After a failed statement the connection's state is not worth trusting, its transaction
     // may be open: it is closed, not reused.
     borrowed.release(e instanceof Error ? e : new Error(String(e)));
     throw e;
   }
+}
+
+/** The signature that opens `COPY … (FORMAT binary)`: then 32 bits of flags and the length of a header extension. */
+const COPY_SIGNATURE = Buffer.from("PGCOPY\n\xff\r\n\0", "latin1");
+
+/**
+ * The one row of `COPY … TO STDOUT (FORMAT binary)` output with `fields` columns, each a view
+ * of its stored bytes (a text column's are its UTF-8), null for NULL. Throws on anything else.
+ */
+export function binaryCopyRow(out: Buffer, fields: number): (Buffer | null)[] {
+  const bad = (what: string): never => {
+    throw new Error(`unexpected COPY output: ${what}`);
+  };
+  if (out.length < 21 || !out.subarray(0, 11).equals(COPY_SIGNATURE)) bad("no binary COPY signature");
+  let at = 19 + out.readUInt32BE(15);
+  const need = (n: number): void => void (at + n > out.length && bad("cut short"));
+  need(2);
+  if (out.readInt16BE(at) !== fields) bad(`not one row of ${fields} columns`);
+  at += 2;
+  const row: (Buffer | null)[] = [];
+  for (let i = 0; i < fields; i++) {
+    need(4);
+    const len = out.readInt32BE(at);
+    at += 4;
+    if (len === -1) {
+      row.push(null);
+      continue;
+    }
+    need(len);
+    row.push(out.subarray(at, at + len));
+    at += len;
+  }
+  need(2);
+  if (out.readInt16BE(at) !== -1 || at + 2 !== out.length) bad("more than one row");
+  return row;
 }
