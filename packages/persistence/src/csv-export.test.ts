@@ -2,6 +2,7 @@ import { anAuditRecord, uniqueId } from "@svc/testing";
 import type { DataSource } from "typeorm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { HmacAuditKeyring } from "./audit-keys.js";
+import { openDataSource } from "./data-source.js";
 import { copyExportCsv } from "./repositories/csv-export.js";
 import { binaryCopyRow } from "./repositories/csv-export-lines.js";
 import { TypeOrmCheckRepository } from "./repositories/typeorm-check-repository.js";
@@ -89,6 +90,29 @@ describe.skipIf(!url)("the export of stored lines on PostgreSQL", () => {
     }
   });
 
+  it("closes a chunk's connection when the database does not answer within the pool's bound, and reads again after", { timeout: 30_000 }, async () => {
+    const bounded = await openDataSource({ url: (ds.options as { url: string }).url, queryTimeoutMs: 500, poolSize: 2 });
+    const locker = ds.createQueryRunner();
+    try {
+      await locker.startTransaction();
+      await locker.query(`LOCK TABLE check_exports IN ACCESS EXCLUSIVE MODE`);
+      const started = Date.now();
+      const drained = (async () => {
+        for await (const _ of copyExportCsv(bounded, account, {}, 1_000)!) void _;
+      })();
+      await expect(drained).rejects.toThrow(/timeout|terminated|closed/i);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      await locker.rollbackTransaction();
+      let text = "";
+      for await (const b of copyExportCsv(bounded, account, {}, 1_000)!) text += b.toString("utf8");
+      expect(text.match(/^chk_/gm)).toHaveLength(ROWS);
+    } finally {
+      if (locker.isTransactionActive) await locker.rollbackTransaction();
+      await locker.release();
+      await bounded.destroy();
+    }
+  });
+
   it("has nothing to offer on a DataSource without a pg pool", async () => {
     const pglite = await dbs.get("pglite");
     expect(copyExportCsv(pglite, account)).toBeNull();
@@ -118,5 +142,9 @@ describe("one row of binary COPY output", () => {
     expect(() => binaryCopyRow(Buffer.concat([header, row("a", "b"), trailer]), 3)).toThrow(/3 columns/);
     expect(() => binaryCopyRow(Buffer.concat([header, row("abc")]).subarray(0, -1), 1)).toThrow(/cut short/);
     expect(() => binaryCopyRow(Buffer.concat([header, row("a"), row("b"), trailer]), 1)).toThrow(/more than one row/);
+    const withOids = Buffer.from(Buffer.concat([header, row("a"), trailer]));
+    withOids.writeUInt32BE(1 << 16, 11);
+    expect(() => binaryCopyRow(withOids, 1)).toThrow(/flags/);
+    expect(() => binaryCopyRow(Buffer.concat([header, int16(1), int32(-2), trailer]), 1)).toThrow(/negative length/);
   });
 });

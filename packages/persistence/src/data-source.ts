@@ -202,19 +202,29 @@ interface PgClientLike {
   query(...args: unknown[]): unknown;
   connection?: { stream?: { destroy(err?: Error): void } };
 }
-const bounded = new WeakSet<PgClientLike>();
+/** Each bounded client's bound (ms). */
+const bounded = new WeakMap<PgClientLike, number>();
+
+/**
+ * The bound on a client's queries (ms) when its pool has one (the API's and the worker's), for a
+ * caller that reads a stream to its end itself (an export chunk's COPY) and so bounds it alike.
+ */
+export function queryBoundOf(client: object): number | undefined {
+  return bounded.get(client as PgClientLike);
+}
 
 /**
  * A query with no answer within `ms` closes its connection. pg's own `query_timeout` is not used:
  * it fails the query but keeps the connection, and a ROLLBACK queued behind the unanswered
  * statement times out unsent, so the connection goes back to the pool still inside the failed
  * transaction and the next user's COMMIT commits its half. Closing the socket fails every query
- * on it, the pool drops the client, and the server rolls the transaction back. Streams (exports)
- * are left alone: they end when their reader stops.
+ * on it, the pool drops the client, and the server rolls the transaction back. Streams are left
+ * alone: they end when their reader stops (one that reads its stream to the end bounds it itself,
+ * with `queryBoundOf`).
  */
 function boundQueries(client: PgClientLike, ms: number): void {
   if (bounded.has(client)) return;
-  bounded.add(client);
+  bounded.set(client, ms);
   const query = client.query.bind(client);
   client.query = (...args: unknown[]) => {
     const first = args[0] as { submit?: unknown } | undefined;

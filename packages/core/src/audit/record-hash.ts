@@ -39,7 +39,7 @@ type Hashed = NewAuditRecord & { readonly prev_hash: string | null };
  * keys, RFC 8785 number form) of the record, `prev_hash`, the key id and the listed columns.
  */
 export function recordMacInput(record: Hashed, keyId: string, columns: AuditColumns = auditColumnsOf(record)): string {
-  const covered: HashedFields & { hash_version?: 2; hash_key_id?: string; columns?: AuditColumns } = hashedFields(record);
+  const covered: HashedFields & { hash_version?: 2; hash_key_id?: string; columns?: AuditColumns } = hashedFields(record, record.created_at, record.prev_hash);
   covered.hash_version = 2;
   covered.hash_key_id = keyId;
   covered.columns = columns;
@@ -48,7 +48,7 @@ export function recordMacInput(record: Hashed, keyId: string, columns: AuditColu
 
 /** Version 1 (unkeyed) record hash: SHA-256 over the canonical JSON of the record's fields and `prev_hash`. */
 export function legacyRecordHash(record: Hashed, mac: Pick<AuditMac, "sha256">): string {
-  return mac.sha256(canonicalJson(hashedFields(record)));
+  return mac.sha256(canonicalJson(hashedFields(record, record.created_at, record.prev_hash)));
 }
 
 /**
@@ -67,9 +67,10 @@ export function sealRecord(record: NewAuditRecord, prevHash: string | null, mac:
   serialiseOnce(record.signals);
   if (Object.isFrozen(record.data_versions)) serialiseOnce(record.data_versions);
   canonicalJsonOnce(record.verdict);
-  const hash = mac.mac(mac.keyId, recordMacInput(hashedFields(record, at.toISOString(), prevHash), mac.keyId));
+  const fields = hashedFields(record, at.toISOString(), prevHash);
+  const hash = mac.mac(mac.keyId, recordMacInput(fields, mac.keyId));
   if (hash === null) throw new Error(`audit key ${mac.keyId} is not available`);
-  const sealed: Mutable<AuditRecord> = hashedFields(record, at.toISOString(), prevHash) as Mutable<AuditRecord>;
+  const sealed = fields as Mutable<AuditRecord>;
   sealed.record_hash = hash;
   sealed.hash_version = 2;
   sealed.hash_key_id = mac.keyId;
@@ -85,11 +86,11 @@ type Mutable<T> = { -readonly [K in keyof T]: T[K] };
 type HashedFields = Mutable<Omit<AuditRecord, "record_hash" | "hash_version" | "hash_key_id">>;
 
 /**
- * The fields a record's hash covers, as a new object (`created_at` and `prev_hash` given apart
- * when sealing). Built member by member, never by spreading a record: V8 allocated spread copies
- * of these wide objects in the old generation, which only a full collection reclaims (decision 0115).
+ * The fields a record's hash covers, as a new object, with the `created_at` and `prev_hash` given.
+ * Built member by member, never by spreading a record: spread copies of these wide objects were
+ * found in the old generation, which only a full collection reclaims (decision 0115).
  */
-function hashedFields(r: NewAuditRecord & { readonly prev_hash?: string | null }, createdAt: string = r.created_at, prevHash: string | null = r.prev_hash ?? null): HashedFields {
+function hashedFields(r: NewAuditRecord, createdAt: string, prevHash: string | null): HashedFields {
   const fields: HashedFields = {
     id: r.id,
     account_id: r.account_id,

@@ -1,6 +1,7 @@
 import type { CheckFilters } from "@svc/core";
 import pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
+import { queryBoundOf } from "../data-source.js";
 import { guardWhileBorrowed } from "./raw-sql.js";
 
 /**
@@ -12,15 +13,16 @@ import { guardWhileBorrowed } from "./raw-sql.js";
  * with csv-stringify: formula-safe cells, csv-stringify's quoting, CRLF between records. The
  * export joins them: one statement per chunk of `chunkRows` lines returns the chunk's text as one
  * value, so no row becomes a JavaScript object and no text is scanned or formatted here. That
- * value comes by `COPY … TO STDOUT (FORMAT binary)`, which hands a text column's bytes over as
- * they are stored: it never becomes a JavaScript string (node-pg decodes every value of a query's
- * result into one, and a string of a chunk's size, ~3 MB, is allocated in V8's old generation,
- * which only a full collection frees: exports made the API collect its whole heap several times
- * a second under load; decision 0116).
+ * value comes by `COPY … TO STDOUT (FORMAT binary)`, which hands a text column over as its bytes
+ * in the client encoding (UTF8, which node-pg always asks for): it never becomes a JavaScript
+ * string. node-pg decodes every value of a query's result into one, and the API encoded it back;
+ * with strings of a chunk's size (~3 MB) the API's peak memory during a large export was 264–274
+ * MB, against 141–148 MB as bytes (decision 0116).
  *
  * Chunks follow the key (account, created_at, id), each on a connection of the DataSource's pool
  * that goes back as soon as the chunk is read; the next chunk is read while the reader takes this
- * one. No connection is held while a slow reader takes its bytes, and memory is two chunks at most.
+ * one. No connection is held while a slow reader takes its bytes, and memory is about two chunks
+ * (three while a chunk's pieces are joined).
  */
 export const EXPORT_HEADER = "id,created_at,entity_type,entity_value,risk_score,risk_level,confidence,recommended_action,signals,ruleset,channel,key_id,prev_hash,record_hash\r\n";
 
@@ -33,6 +35,7 @@ interface Keyset {
 }
 
 export interface PoolClient {
+  readonly connection?: { readonly stream?: { destroy(err?: Error): void } };
   query<T extends pg.Submittable>(submittable: T): T;
   query<R>(config: { text: string }): Promise<{ rows: R[] }>;
   release(err?: Error | boolean): void;
@@ -97,16 +100,26 @@ async function readChunk(pool: { connect(): Promise<PoolClient> }, where: string
     // planner may expect a few hundred rows and gather every row of the range in a bitmap scan
     // and sort them, for each chunk. The transaction only scopes these settings.
     await client.query({ text: "BEGIN READ ONLY; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off" });
-    const copy = client.query(copyTo(
-      `COPY (SELECT (SELECT string_agg(line, E'\\r\\n') || E'\\r\\n' FROM (${chunk} LIMIT ${chunkRows}) c) AS text, last.created_at, last.id
-               FROM (SELECT 1) one LEFT JOIN (SELECT created_at::text AS created_at, id FROM (${chunk} OFFSET ${chunkRows - 1} LIMIT 1) k) last ON true)
-         TO STDOUT (FORMAT binary)`,
-    ));
-    const parts: Buffer[] = [];
-    for await (const part of copy) parts.push(part as Buffer);
+    // The pool's bound on a query (the API's), for the COPY as a whole: read here to its end, not
+    // at a reader's pace. Past it the connection is closed, which fails the COPY.
+    const bound = queryBoundOf(client);
+    const timer = bound === undefined ? undefined : setTimeout(() => client.connection?.stream?.destroy(new Error("Query read timeout")), bound);
+    let out: Buffer;
+    try {
+      const copy = client.query(copyTo(
+        `COPY (SELECT (SELECT string_agg(line, E'\\r\\n') || E'\\r\\n' FROM (${chunk} LIMIT ${chunkRows}) c) AS text, last.created_at, last.id
+                 FROM (SELECT 1) one LEFT JOIN (SELECT created_at::text AS created_at, id::text AS id FROM (${chunk} OFFSET ${chunkRows - 1} LIMIT 1) k) last ON true)
+           TO STDOUT (FORMAT binary)`,
+      ));
+      const parts: Buffer[] = [];
+      for await (const part of copy) parts.push(part as Buffer);
+      out = Buffer.concat(parts);
+    } finally {
+      clearTimeout(timer);
+    }
+    const [text, createdAt, id] = binaryCopyRow(out, 3);
     await client.query({ text: "COMMIT" });
     borrowed.release();
-    const [text, createdAt, id] = binaryCopyRow(Buffer.concat(parts), 3);
     return { text: text ?? null, next: createdAt && id ? { created_at: createdAt.toString("utf8"), id: id.toString("utf8") } : null };
   } catch (e) {
     // After a failed statement the connection's state is not worth trusting, its transaction
@@ -128,6 +141,8 @@ export function binaryCopyRow(out: Buffer, fields: number): (Buffer | null)[] {
     throw new Error(`unexpected COPY output: ${what}`);
   };
   if (out.length < 21 || !out.subarray(0, 11).equals(COPY_SIGNATURE)) bad("no binary COPY signature");
+  // Bits 16–31 of the flags are critical (bit 16: each row starts with an OID): none is expected.
+  if ((out.readUInt32BE(11) & 0xffff0000) !== 0) bad("unexpected header flags");
   let at = 19 + out.readUInt32BE(15);
   const need = (n: number): void => void (at + n > out.length && bad("cut short"));
   need(2);
@@ -142,6 +157,7 @@ export function binaryCopyRow(out: Buffer, fields: number): (Buffer | null)[] {
       row.push(null);
       continue;
     }
+    if (len < 0) bad("a negative length");
     need(len);
     row.push(out.subarray(at, at + len));
     at += len;
