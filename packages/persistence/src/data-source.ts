@@ -206,7 +206,7 @@ interface PgClientLike {
 const bounded = new WeakMap<PgClientLike, number>();
 
 /**
- * The bound on a client's queries (ms) when its pool has one (the API's and the worker's), for a
+ * The bound on a client's queries (ms) when its pool has one (the API's), for a
  * caller that reads a stream to its end itself (an export chunk's COPY) and so bounds it alike.
  */
 export function queryBoundOf(client: object): number | undefined {

@@ -1,10 +1,11 @@
 // What making and sealing a check's audit record costs the API (decision 0115): realistic domains
 // screened by the library, then each verdict's record made (`auditRecordOf`) and sealed
-// (`sealRecord`, the node:crypto keyring), beside a baseline that screens alone, alternated in
-// rounds of one run. Prints, per check, the median over rounds of (sealed − screen-only) time and
+// (`sealRecord`, the node:crypto keyring), beside a baseline that screens alone: rounds of a
+// screen-only phase then a sealed one, in one run. Prints, per check, the median over rounds of
+// (sealed − screen-only) time and
 // growth of the old generation (old and large-object spaces) between full collections: what lands
 // there is garbage only a full (mark-compact) collection reclaims, which under load comes every
-// second or two and stalls every request in flight. Bytes are taken only from phases in which no
+// second or two and stalls every request in flight. Bytes are taken only from rounds in which no
 // full collection ran (one would shrink the figure); the count of those left out is printed.
 //   npx tsx tools/bench/api/seal.ts [checks per phase, default 20000] [rounds, default 5]
 import { cpus } from "node:os";
@@ -28,7 +29,8 @@ new PerformanceObserver((list) => {
 
 const screener = createScreener();
 const keyring = new HmacAuditKeyring("the seal benchmark's audit key, 32+ characters");
-const domains = realisticDomains(CHECKS * (2 * ROUNDS + 1) + 2000);
+const WARM_UP = 2000;
+const domains = realisticDomains(2 * ROUNDS * CHECKS + 2 * WARM_UP);
 const PREV = "ab".repeat(32);
 let next = 0;
 let sink = 0;
@@ -68,8 +70,8 @@ const median = (xs: readonly number[]): number => {
 };
 
 console.log(`node ${process.version}, ${cpus()[0]?.model.trim()} × ${cpus().length}; ${CHECKS.toLocaleString("en-US")} checks per phase, ${ROUNDS} rounds of screen-only then sealed`);
-await checks(2000, false); // warm-up: both paths optimised
-await checks(2000, true);
+await checks(WARM_UP, false); // warm-up: both paths optimised
+await checks(WARM_UP, true);
 const screenUs: number[] = [];
 const sealedUs: number[] = [];
 const extraUs: number[] = [];
