@@ -205,12 +205,19 @@ interface PgClientLike {
 /** Each bounded client's bound (ms). */
 const bounded = new WeakMap<PgClientLike, number>();
 
+/** What a bounded query's connection is closed with when its bound passes. */
+const closeOnTimeout = (client: PgClientLike): void => client.connection?.stream?.destroy(new Error("Query read timeout"));
+
 /**
- * The bound on a client's queries (ms) when its pool has one (the API's), for a
- * caller that reads a stream to its end itself (an export chunk's COPY) and so bounds it alike.
+ * For a caller that reads a stream to its end itself (an export chunk's COPY): the bound of the
+ * client's pool (the API's), armed as for a query. Returns what disarms it; does nothing on a
+ * client of an unbounded pool.
  */
-export function queryBoundOf(client: object): number | undefined {
-  return bounded.get(client as PgClientLike);
+export function armQueryBound(client: object): () => void {
+  const ms = bounded.get(client as PgClientLike);
+  if (ms === undefined) return () => {};
+  const timer = setTimeout(() => closeOnTimeout(client as PgClientLike), ms);
+  return () => clearTimeout(timer);
 }
 
 /**
@@ -220,7 +227,7 @@ export function queryBoundOf(client: object): number | undefined {
  * transaction and the next user's COMMIT commits its half. Closing the socket fails every query
  * on it, the pool drops the client, and the server rolls the transaction back. Streams are left
  * alone: they end when their reader stops (one that reads its stream to the end bounds it itself,
- * with `queryBoundOf`).
+ * with `armQueryBound`).
  */
 function boundQueries(client: PgClientLike, ms: number): void {
   if (bounded.has(client)) return;
@@ -229,7 +236,7 @@ function boundQueries(client: PgClientLike, ms: number): void {
   client.query = (...args: unknown[]) => {
     const first = args[0] as { submit?: unknown } | undefined;
     if (typeof args.at(-1) === "function" || (first && typeof first === "object" && typeof first.submit === "function")) return query(...args);
-    const timer = setTimeout(() => client.connection?.stream?.destroy(new Error("Query read timeout")), ms);
+    const timer = setTimeout(() => closeOnTimeout(client), ms);
     const result = query(...args) as Promise<unknown>;
     return result.finally(() => clearTimeout(timer));
   };

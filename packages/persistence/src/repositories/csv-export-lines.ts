@@ -1,7 +1,7 @@
 import type { CheckFilters } from "@svc/core";
 import pg from "pg";
 import { to as copyTo } from "pg-copy-streams";
-import { queryBoundOf } from "../data-source.js";
+import { armQueryBound } from "../data-source.js";
 import { guardWhileBorrowed } from "./raw-sql.js";
 
 /**
@@ -35,7 +35,6 @@ interface Keyset {
 }
 
 export interface PoolClient {
-  readonly connection?: { readonly stream?: { destroy(err?: Error): void } };
   query<T extends pg.Submittable>(submittable: T): T;
   query<R>(config: { text: string }): Promise<{ rows: R[] }>;
   release(err?: Error | boolean): void;
@@ -102,8 +101,7 @@ async function readChunk(pool: { connect(): Promise<PoolClient> }, where: string
     await client.query({ text: "BEGIN READ ONLY; SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off" });
     // The pool's bound on a query (the API's), for the COPY as a whole: read here to its end, not
     // at a reader's pace. Past it the connection is closed, which fails the COPY.
-    const bound = queryBoundOf(client);
-    const timer = bound === undefined ? undefined : setTimeout(() => client.connection?.stream?.destroy(new Error("Query read timeout")), bound);
+    const disarm = armQueryBound(client);
     let out: Buffer;
     try {
       const copy = client.query(copyTo(
@@ -115,7 +113,7 @@ async function readChunk(pool: { connect(): Promise<PoolClient> }, where: string
       for await (const part of copy) parts.push(part as Buffer);
       out = Buffer.concat(parts);
     } finally {
-      clearTimeout(timer);
+      disarm();
     }
     const [text, createdAt, id] = binaryCopyRow(out, 3);
     await client.query({ text: "COMMIT" });
